@@ -1,0 +1,43 @@
+# Smoki: `make run` starts everything on embedded defaults; `make test` runs the suite.
+# Needs only Python 3.13 and make: uv is installed into .tools/ when it is not on PATH.
+
+UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
+RUN := $(UV) run --frozen
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint format bench load
+
+.tools/bin/uv:
+	python3 -m venv .tools
+	.tools/bin/pip install --quiet --disable-pip-version-check uv
+
+install: $(if $(findstring .tools/,$(UV)),.tools/bin/uv)
+	$(UV) sync --frozen --quiet
+
+run: install
+	$(RUN) python manage.py migrate --noinput
+	$(RUN) python manage.py demo
+	@mkdir -p var
+	@echo "Smoki is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server and the worker)"
+	@trap 'kill 0' INT TERM EXIT; \
+	  $(RUN) celery -A config worker --beat --loglevel=INFO --concurrency=2 \
+	    --schedule=var/celerybeat-schedule & \
+	  $(RUN) python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(RUN) pytest
+
+lint: install
+	$(RUN) ruff check .
+	$(RUN) ruff format --check .
+
+format: install
+	$(RUN) ruff format .
+	$(RUN) ruff check --fix .
+
+bench: install
+	$(RUN) pytest tests --benchmark-enable --benchmark-only -q
+
+load: install
+	$(RUN) python tests/load/move_load.py

@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("profile/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,28 @@
+"""Glue between matches and each game's pure bot (games/catalog/<key>/bot.py)."""
+
+from __future__ import annotations
+
+import importlib
+
+from games.engine.rng import Rng
+
+LEVELS = ("heuristic", "random")
+
+
+def bot_module(game_key: str):
+    return importlib.import_module(f"games.catalog.{game_key}.bot")
+
+
+def bot_seats_to_act(match, game) -> list:
+    """The bot-played seats the rules are waiting on now."""
+    waiting = set(game.current_seats(match.state))
+    if not waiting:
+        return []
+    return [seat for seat in match.seats.all() if seat.index in waiting and seat.played_by_bot]
+
+
+def choose_action(match, game, seat) -> dict:
+    """Ask the game's bot for a move. Its randomness is private to the server
+    (derived from the secret seed) yet repeatable for a given position."""
+    rng = Rng.from_seed(f"bot:{match.seed}:{match.version}:{seat.index}")
+    return bot_module(match.game_key).choose(match.state, seat.index, rng, level=seat.bot_level)

@@ -1,0 +1,798 @@
+"""Pure rules of Nogi za pas! (Reiner Knizia): knights flee the dragon to the castle.
+
+The authoritative spec is ``shared/rules/nogi.md``; section numbers in the
+docstrings below (A.2, C.12, ...) refer to it. The state, action and event
+schemas are documented in ``docs/rules/nogi.md``.
+
+Turns start by themselves, as on Board Game Arena: when a player's turn
+begins the engine runs the dragon-attack check and rolls every available die,
+so the only decision a player ever makes is which rolled die to use on which
+knight(s). This module must not import Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.catalog.nogi import components as C
+from games.engine.base import (
+    Action,
+    Event,
+    IllegalAction,
+    Option,
+    Result,
+    State,
+    rank_by_score,
+    resolve_options,
+)
+from games.engine.registry import register
+from games.engine.rng import Rng
+
+# Die statuses (spec glossary).
+POOL = "pool"
+ASIDE = "aside"
+BOXED = "boxed"
+
+# End reasons (spec A.8).
+END_CASTLE_FULL = "castle_full"  # (a) four knights reached the castle
+END_FEW_KNIGHTS = "few_knights_left"  # (b) at most two knights left on the board
+
+USE_DIE = "use_die"
+
+
+# Small pure helpers -------------------------------------------------------------------------
+
+
+def _clone(value: Any) -> Any:
+    """Copy plain JSON data; several times faster than ``copy.deepcopy`` for our states."""
+    if isinstance(value, dict):
+        return {key: _clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clone(item) for item in value]
+    return value
+
+
+def face(kind: str, n: int | None = None) -> dict[str, Any]:
+    """A die face as stored in the state: ``{"kind": ..., "n": ...}``."""
+    if kind not in C.FACE_KINDS:
+        raise ValueError(f"unknown face kind {kind!r}")
+    if (kind in C.NUMBERED_KINDS) != (n is not None):
+        raise ValueError(f"face {kind} {'needs' if kind in C.NUMBERED_KINDS else 'takes no'} n")
+    return {"kind": kind, "n": n}
+
+
+def _face_json(value: Any) -> dict[str, Any]:
+    """Accept a ``Face``, a ``(kind, n)`` tuple, a kind string or a face dict."""
+    if isinstance(value, C.Face):
+        return face(value.kind, value.n)
+    if isinstance(value, str):
+        return face(value)
+    if isinstance(value, tuple):
+        return face(*value)
+    return face(value["kind"], value.get("n"))
+
+
+def knights_on_board(state: State) -> list[str]:
+    """Colours on the track, in canonical colour order."""
+    board = state["board"]
+    return [colour for colour in C.COLOURS if colour in board]
+
+
+def knights_at(board: Mapping[str, int], field: int) -> list[str]:
+    return [colour for colour in C.COLOURS if board.get(colour) == field]
+
+
+def is_any_knight(die: str, kind: str) -> bool:
+    """Whether the face lets the player choose the knight (A.3: white die, white faces)."""
+    return C.DIE_SPECS[die].any_knight or kind in C.ANY_KNIGHT_KINDS
+
+
+def minus_target(board: Mapping[str, int], knight: str) -> int:
+    """A.3.1: the largest field strictly behind the knight holding another knight, else stay."""
+    here = board[knight]
+    behind = [field for colour, field in board.items() if colour != knight and field < here]
+    return max(behind) if behind else here
+
+
+def plus_target(board: Mapping[str, int], knight: str) -> int:
+    """A.3.1: the smallest field strictly ahead of the knight holding another knight, else stay."""
+    here = board[knight]
+    ahead = [field for colour, field in board.items() if colour != knight and field > here]
+    return min(ahead) if ahead else here
+
+
+def destination(board: Mapping[str, int], knight: str, die_face: Mapping[str, Any]) -> int:
+    """Where one step of ``die_face`` takes ``knight``; a result above 36 means the castle.
+
+    ONE_PLUS_ONE is one field per knight, so a single step of it is +1.
+    """
+    kind = die_face["kind"]
+    if kind in C.NUMBERED_KINDS:
+        return board[knight] + die_face["n"]
+    if kind == C.ONE_PLUS_ONE:
+        return board[knight] + 1
+    if kind == C.MINUS:
+        return minus_target(board, knight)
+    if kind == C.PLUS:
+        return plus_target(board, knight)
+    raise ValueError(f"unknown face kind {kind!r}")
+
+
+def castle_knights(state: State) -> list[str]:
+    """Every knight that reached the castle, in arrival order (placed or not)."""
+    placed = [colour for space in state["castle"] for colour in space]
+    return placed + list(state["castle_unplaced"])
+
+
+def knight_points(state: State) -> dict[str, int]:
+    """Castle points each colour scores now (0 for knights not on a scoring space)."""
+    points = dict.fromkeys(C.COLOURS, 0)
+    for index, space in enumerate(state["castle"]):
+        for colour in space:
+            points[colour] = C.CASTLE_POINTS[index]
+    return points
+
+
+def shield_colours(state: State, seat: int) -> list[list[str]]:
+    return [list(C.SHIELDS[index]) for index in state["shields"][seat]]
+
+
+def seat_score(state: State, seat: int) -> dict[str, Any]:
+    """A.9: castle points of every colour occurrence on the seat's shields, plus bunnies.
+
+    Summing over occurrences makes the colour shared by a 2-player seat's two
+    shields count twice, as the variant requires.
+    """
+    points = knight_points(state)
+    shields = shield_colours(state, seat)
+    knights = sum(points[colour] for shield in shields for colour in shield)
+    bunny_values = list(state["collected"][seat])
+    bunnies = sum(bunny_values)
+    return {
+        "shields": shields,
+        "knight_points": knights,
+        "bunny_values": bunny_values,
+        "bunny_points": bunnies,
+        "score": knights + bunnies,
+    }
+
+
+# The game -----------------------------------------------------------------------------------
+
+
+class NogiGame:
+    """The ``nogi`` game object: see ``games.engine.base.Game`` for the contract."""
+
+    key = "nogi"
+    title = "Nogi za pas!"
+    rules_version = 1
+    min_players = C.MIN_PLAYERS
+    max_players = C.MAX_PLAYERS
+    options = [
+        Option(
+            key="first_player",
+            label="First player",
+            choices=[("random", "Random"), ("host", "Seat 1 starts")],
+            default="random",
+            help="Who takes the first turn. Play then goes clockwise (seat + 1).",
+        )
+    ]
+
+    # Setup ----------------------------------------------------------------------------------
+
+    def setup(self, n_players: int, options: dict[str, Any], seed: str) -> State:
+        """A.1: shuffle bunnies and dragon tokens, deal shields, pick the start seat, roll."""
+        if not isinstance(n_players, int) or not (
+            self.min_players <= n_players <= self.max_players
+        ):
+            raise IllegalAction(
+                f"Nogi za pas! needs {self.min_players} to {self.max_players} players."
+            )
+        options = resolve_options(self, options)
+        rng = Rng.from_seed(seed)
+        bunny_values = rng.shuffled(list(C.BUNNY_VALUES))
+        dragon_stack = rng.shuffled(list(C.DRAGON_TOKENS))
+        shield_order = rng.shuffled(list(range(len(C.SHIELDS))))
+        per_player = C.SHIELDS_PER_PLAYER_TWO_PLAYERS if n_players == 2 else C.SHIELDS_PER_PLAYER
+        shields = [
+            shield_order[seat * per_player : (seat + 1) * per_player] for seat in range(n_players)
+        ]
+        first_seat = rng.below(n_players) if options["first_player"] == "random" else 0
+        state = _new_state(
+            n_players=n_players,
+            options=options,
+            first_seat=first_seat,
+            board=dict.fromkeys(C.COLOURS, C.KNIGHT_START),
+            dragon=C.DRAGON_START,
+            dragon_stack=dragon_stack,
+            dragon_revealed=[],
+            bunnies={str(field): value for field, value in zip(C.BUNNY_FIELDS, bunny_values)},
+            collected=[[] for _ in range(n_players)],
+            shields=shields,
+            dice=dict.fromkeys(C.DICE, POOL),
+        )
+        state["rng"] = rng.dump()
+        _begin_turn(state, [])
+        return state
+
+    # Queries --------------------------------------------------------------------------------
+
+    def current_seats(self, state: State) -> list[int]:
+        return [] if state["over"] else [state["active"]]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every way to use one rolled die now (A.2 step 3), no-effect choices included."""
+        if state["over"] or seat != state["active"] or isinstance(seat, bool):
+            return []
+        on_board = knights_on_board(state)
+        actions: list[Action] = []
+        for die in C.DICE:
+            rolled = state["roll"].get(die)
+            if rolled is None:
+                continue
+            kind = rolled["kind"]
+            if kind == C.ONE_PLUS_ONE:
+                actions.extend(
+                    {"type": USE_DIE, "die": die, "knights": [first, second]}
+                    for first in on_board
+                    for second in on_board
+                    if first != second
+                )
+            elif is_any_knight(die, kind):
+                actions.extend({"type": USE_DIE, "die": die, "knight": k} for k in on_board)
+            else:
+                actions.append({"type": USE_DIE, "die": die, "knight": die})
+        return actions
+
+    def result(self, state: State) -> Result | None:
+        """A.9: rank by score, then by bunny points; remaining ties share the rank."""
+        if not state["over"]:
+            return None
+        per_seat = [seat_score(state, seat) for seat in range(state["n_players"])]
+        ranks = rank_by_score([(row["score"], row["bunny_points"]) for row in per_seat])
+        details = {
+            "seats": per_seat,
+            "castle": [list(space) for space in state["castle"]],
+            "castle_unplaced": list(state["castle_unplaced"]),
+            "knight_points": knight_points(state),
+            "end_reason": state["end_reason"],
+        }
+        return Result(ranks=ranks, scores=[row["score"] for row in per_seat], details=details)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None = spectator): public board plus the seat's own secrets.
+
+        Hidden from everyone during play: other seats' shields and bunny values,
+        bunny values still on the board, the dragon stack's order and values,
+        and the PRNG. Once the game is over everything but the PRNG is shown.
+        """
+        n_players = state["n_players"]
+        viewer = (
+            seat
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n_players
+            else None
+        )
+        view: dict[str, Any] = {
+            "game": self.key,
+            "n_players": n_players,
+            "options": dict(state["options"]),
+            "viewer": viewer,
+            "first_seat": state["first_seat"],
+            "active": state["active"],
+            "turn": state["turn"],
+            "board": dict(state["board"]),
+            "dragon": state["dragon"],
+            "castle": [list(space) for space in state["castle"]],
+            "castle_unplaced": list(state["castle_unplaced"]),
+            "castle_points": list(C.CASTLE_POINTS),
+            "defeated": list(state["defeated"]),
+            "dice": dict(state["dice"]),
+            "roll": {die: dict(rolled) for die, rolled in state["roll"].items()},
+            "bunny_fields": sorted(int(field) for field in state["bunnies"]),
+            "dragon_tokens_left": len(state["dragon_stack"]),
+            "dragon_revealed": list(state["dragon_revealed"]),
+            "bunnies_collected": [len(values) for values in state["collected"]],
+            "over": state["over"],
+            "end_reason": state["end_reason"],
+            "me": None,
+        }
+        if viewer is not None:
+            values = list(state["collected"][viewer])
+            view["me"] = {
+                "seat": viewer,
+                "shield_ids": [index + 1 for index in state["shields"][viewer]],
+                "shields": shield_colours(state, viewer),
+                "bunny_values": values,
+                "bunny_points": sum(values),
+            }
+        if state["over"]:
+            view["result"] = self.result(state).to_json()
+            view["revealed"] = {
+                "shields": [shield_colours(state, s) for s in range(n_players)],
+                "bunny_values": [list(values) for values in state["collected"]],
+                "bunnies_left": {field: value for field, value in state["bunnies"].items()},
+                "dragon_stack": list(state["dragon_stack"]),
+            }
+        return view
+
+    # Acting ---------------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """Use one rolled die (A.2 steps 3-5), then start the next seat's turn (step 6)."""
+        self._refuse_illegal(state, seat, action)
+        new = _clone(state)
+        events: list[Event] = []
+        _use_die(new, seat, action, events)
+        if not new["over"]:
+            new["active"] = (seat + 1) % new["n_players"]
+            new["turn"] += 1
+            _begin_turn(new, events)
+        return new, events
+
+    def _refuse_illegal(self, state: State, seat: int, action: Action) -> None:
+        """Raise IllegalAction with a reason a player understands, unless the action is legal."""
+        if state["over"]:
+            raise IllegalAction("The game is over.")
+        if seat != state["active"] or isinstance(seat, bool):
+            raise IllegalAction("It is not your turn.")
+        legal = self.legal_actions(state, seat)
+        if action in legal:
+            return
+        if not isinstance(action, dict) or action.get("type") != USE_DIE:
+            raise IllegalAction("The only move is to use one of your rolled dice.")
+        die = action.get("die")
+        if not isinstance(die, str) or die not in state["roll"]:
+            raise IllegalAction("Choose one of the dice you rolled this turn.")
+        raise IllegalAction(
+            f"The {die} die cannot be used that way: check which knight(s) it moves."
+        )
+
+    def begin_turn(self, state: State) -> tuple[State, list[Event]]:
+        """Start the active seat's turn on a copy: dragon check (A.5), then the roll.
+
+        ``apply`` does this by itself; the method exists so tests can build a
+        position "at the start of a turn" with ``build_state(roll=None)`` and
+        watch the attack and the roll happen.
+        """
+        new = _clone(state)
+        events: list[Event] = []
+        _begin_turn(new, events)
+        return new, events
+
+    # Invariants -----------------------------------------------------------------------------
+
+    def check_invariants(self, state: State) -> None:
+        """Assert the invariants of spec A.6 and the conservation of every component."""
+        board = state["board"]
+        arrived = castle_knights(state)
+        defeated = list(state["defeated"])
+        everyone = list(board) + arrived + defeated
+        assert sorted(everyone) == sorted(C.COLOURS), f"knights not conserved: {everyone}"
+        dragon = state["dragon"]
+        assert C.DRAGON_START <= dragon <= C.LAST_FIELD, f"dragon off the track: {dragon}"
+        for colour, field in board.items():
+            assert C.FIRST_FIELD <= field <= C.LAST_FIELD, f"{colour} off the track: {field}"
+            assert field >= dragon, f"{colour} on {field} is behind the dragon on {dragon}"
+        at_dragon = len(knights_at(board, dragon))
+        assert at_dragon != 1, f"a lone knight survives on the dragon's field {dragon}"
+        for die in C.DICE:
+            boxed = state["dice"][die] == BOXED
+            should_box = die != C.WHITE and die not in board
+            assert boxed == should_box, f"die {die} is {state['dice'][die]}"
+        on_board_values = list(state["bunnies"].values())
+        collected = [value for values in state["collected"] for value in values]
+        assert sorted(on_board_values + collected) == sorted(C.BUNNY_VALUES), "bunnies lost"
+        assert all(int(field) in C.BUNNY_FIELDS for field in state["bunnies"])
+        tokens = list(state["dragon_stack"]) + list(state["dragon_revealed"])
+        assert sorted(tokens) == sorted(C.DRAGON_TOKENS), "dragon tokens not conserved"
+        castle = state["castle"]
+        assert len(castle) <= len(C.CASTLE_POINTS), "more than 4 castle places"
+        assert all(space for space in castle), "an empty castle space was recorded"
+        shared = [space for space in castle if len(space) > 1]
+        if shared:
+            assert state["end_reason"] == END_FEW_KNIGHTS and shared == [castle[-1]]
+        dealt = [index for indexes in state["shields"] for index in indexes]
+        assert len(dealt) == len(set(dealt)), "a shield was dealt twice"
+        if state["over"]:
+            assert state["active"] is None and state["roll"] == {}
+            assert state["end_reason"] in (END_CASTLE_FULL, END_FEW_KNIGHTS)
+        else:
+            assert 0 <= state["active"] < state["n_players"]
+            assert len(arrived) < 4 and len(board) >= 3, "the game should have ended"
+            pool = [die for die in C.DICE if state["dice"][die] == POOL]
+            assert sorted(state["roll"]) == sorted(pool), "the roll is not the pool"
+            assert pool, "the active seat has no die to use"
+
+
+# State construction -------------------------------------------------------------------------
+
+
+def _new_state(
+    *,
+    n_players: int,
+    options: dict[str, Any],
+    first_seat: int,
+    board: dict[str, int],
+    dragon: int,
+    dragon_stack: list[int],
+    dragon_revealed: list[int],
+    bunnies: dict[str, int],
+    collected: list[list[int]],
+    shields: list[list[int]],
+    dice: dict[str, str],
+    castle: list[list[str]] | None = None,
+    castle_unplaced: list[str] | None = None,
+    defeated: list[str] | None = None,
+    active: int | None = None,
+    turn: int = 1,
+) -> State:
+    """The one place that lists every state key (documented in docs/rules/nogi.md)."""
+    return {
+        "n_players": n_players,
+        "options": dict(options),
+        "first_seat": first_seat,
+        "rng": "",
+        "active": first_seat if active is None else active,
+        "turn": turn,
+        "board": board,
+        "castle": castle or [],
+        "castle_unplaced": castle_unplaced or [],
+        "defeated": defeated or [],
+        "dragon": dragon,
+        "dragon_stack": dragon_stack,
+        "dragon_revealed": dragon_revealed,
+        "bunnies": bunnies,
+        "collected": collected,
+        "shields": shields,
+        "dice": dice,
+        "roll": {},
+        "over": False,
+        "end_reason": None,
+    }
+
+
+DEFAULT_TEST_BUNNIES = {17: 1, 21: 2, 25: 1, 30: 1, 36: 2}
+
+
+def build_state(
+    n_players: int = 3,
+    *,
+    board: Mapping[str, int] | None = None,
+    rest: int = C.KNIGHT_START,
+    castle: Iterable[Any] = (),
+    castle_unplaced: Iterable[str] = (),
+    defeated: Iterable[str] = (),
+    dragon: int = C.DRAGON_START,
+    dragon_stack: Iterable[int] | None = None,
+    bunnies: Mapping[int, int] | None = None,
+    collected: list[list[int]] | None = None,
+    shields: list[list[int]] | None = None,
+    aside: Iterable[str] = (),
+    roll: Mapping[str, Any] | None = None,
+    active: int = 0,
+    turn: int = 1,
+    options: dict[str, Any] | None = None,
+    seed: str = "nogi-test",
+) -> State:
+    """Build any position for tests (spec B.1/B.2: inject faces and token order).
+
+    - ``board``: ``{colour: field}``. Knights not mentioned here nor in
+      ``castle``/``castle_unplaced``/``defeated`` are put on ``rest``.
+    - ``castle``: occupied spaces in order; each item is a colour or a list of
+      colours (a shared space, end (b)).
+    - ``dragon_stack``: tokens in reveal order (index 0 next). Defaults to the
+      full set in component order; tokens missing from it count as revealed.
+    - ``bunnies``: ``{field: value}`` still on the board (default: spec D's
+      17:1, 21:2, 25:1, 30:1, 36:2). Values missing from the board and from
+      ``collected`` are given to nobody, so pass both for a conserved state.
+    - ``shields``: per seat, indexes into ``SHIELDS`` (0 = S1); default seat i
+      holds shield i (two players: [0, 1] and [2, 3]).
+    - ``aside``: dice set aside; dice of knights off the board are boxed; the
+      rest are in the pool.
+    - ``roll``: ``{die: face}`` for pool dice (a face is a ``Face``, a
+      ``(kind, n)`` tuple, a kind string or a face dict). Pool dice left out
+      get their die's first face. With ``roll=None`` nothing is rolled: call
+      ``GAME.begin_turn(state)`` to run the turn start (dragon check + roll).
+    """
+    castle_spaces = [[item] if isinstance(item, str) else list(item) for item in castle]
+    unplaced = list(castle_unplaced)
+    beaten = list(defeated)
+    gone = {colour for space in castle_spaces for colour in space} | set(unplaced) | set(beaten)
+    positions = dict(board or {})
+    full_board = {colour: positions.get(colour, rest) for colour in C.COLOURS if colour not in gone}
+    stack = list(C.DRAGON_TOKENS if dragon_stack is None else dragon_stack)
+    revealed = list(C.DRAGON_TOKENS)
+    for token in stack:
+        revealed.remove(token)
+    if shields is None:
+        shields = [[0, 1], [2, 3]] if n_players == 2 else [[seat] for seat in range(n_players)]
+    dice = {}
+    for die in C.DICE:
+        if die != C.WHITE and die not in full_board:
+            dice[die] = BOXED
+        else:
+            dice[die] = ASIDE if die in set(aside) else POOL
+    state = _new_state(
+        n_players=n_players,
+        options=resolve_options(GAME, options or {"first_player": "host"}),
+        first_seat=0,
+        board=full_board,
+        dragon=dragon,
+        dragon_stack=stack,
+        dragon_revealed=revealed,
+        bunnies={
+            str(f): v for f, v in (DEFAULT_TEST_BUNNIES if bunnies is None else bunnies).items()
+        },
+        collected=collected if collected is not None else [[] for _ in range(n_players)],
+        shields=shields,
+        dice=dice,
+        castle=castle_spaces,
+        castle_unplaced=unplaced,
+        defeated=beaten,
+        active=active,
+        turn=turn,
+    )
+    state["rng"] = Rng.from_seed(seed).dump()
+    if roll is not None:
+        state["roll"] = _full_roll(state, roll)
+    return state
+
+
+def with_roll(state: State, roll: Mapping[str, Any]) -> State:
+    """A copy of ``state`` whose active roll is ``roll`` (pool dice left out get face 1)."""
+    new = _clone(state)
+    new["roll"] = _full_roll(new, roll)
+    return new
+
+
+def _full_roll(state: State, roll: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    pool = [die for die in C.DICE if state["dice"][die] == POOL]
+    unknown = set(roll) - set(pool)
+    if unknown:
+        raise ValueError(f"dice not in the pool cannot be rolled: {sorted(unknown)}")
+    return {
+        die: _face_json(roll[die]) if die in roll else _face_json(C.DIE_SPECS[die].faces[0])
+        for die in pool
+    }
+
+
+# Turn machinery (mutates the state it is given: call only on a private copy) ---------------
+
+
+def _begin_turn(state: State, events: list[Event]) -> None:
+    """A.2 steps 1-2: dragon attack if at most one die is available (C.12), then roll."""
+    seat = state["active"]
+    events.append({"type": "turn_started", "seat": seat, "turn": state["turn"]})
+    available = [die for die in C.DICE if state["dice"][die] == POOL]
+    if len(available) <= 1:
+        _dragon_attack(state, seat, events)
+        if state["over"]:
+            return
+    _roll(state, seat, events)
+
+
+def _roll(state: State, seat: int, events: list[Event]) -> None:
+    """Roll every die in the pool with the state's PRNG, in canonical die order."""
+    rng = Rng.load(state["rng"])
+    roll = {}
+    for die in C.DICE:
+        if state["dice"][die] == POOL:
+            faces = C.DIE_SPECS[die].faces
+            roll[die] = faces[rng.below(len(faces))].to_json()
+    state["rng"] = rng.dump()
+    state["roll"] = roll
+    events.append({"type": "dice_rolled", "seat": seat, "faces": _clone(roll)})
+
+
+def _dragon_attack(state: State, seat: int, events: list[Event]) -> None:
+    """A.5: gather every unboxed die, reveal a token, move the dragon, maybe defeat a knight."""
+    gathered = []
+    for die in C.DICE:
+        if state["dice"][die] == ASIDE:
+            state["dice"][die] = POOL
+        if state["dice"][die] == POOL:
+            gathered.append(die)
+    start = state["dragon"]
+    token = None
+    if state["dragon_stack"]:
+        token = state["dragon_stack"].pop(0)
+        state["dragon_revealed"].append(token)
+        state["dragon"] = _dragon_destination(state["board"], start, token)
+    events.append(
+        {
+            "type": "dragon_attack",
+            "seat": seat,
+            "gathered": gathered,
+            "token": token,
+            "from": start,
+            "to": state["dragon"],
+            "tokens_left": len(state["dragon_stack"]),
+        }
+    )
+    _lone_knight_check(state, events, cause="dragon")
+    _check_end(state, events)
+
+
+def _dragon_destination(board: Mapping[str, int], start: int, token: int) -> int:
+    """A.5 step 4 and C.5: stay on a group, else stop on the first field holding a knight."""
+    occupied = set(board.values())
+    if start in occupied:
+        return start
+    field = start
+    for _ in range(token):
+        if field >= C.LAST_FIELD:
+            break
+        field += 1
+        if field in occupied:
+            break
+    return field
+
+
+def _use_die(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    """A.2 steps 3-5 for a legal ``use_die`` action."""
+    die = action["die"]
+    die_face = state["roll"][die]
+    movers = list(action["knights"]) if "knights" in action else [action["knight"]]
+    used: Event = {
+        "type": "die_used",
+        "seat": seat,
+        "die": die,
+        "face": dict(die_face),
+        "knights": movers,
+        "die_status": None,
+    }
+    events.append(used)
+    landings, arrivals = _move_knights(state, movers, die_face, events)
+    state["dice"][die] = POOL if die_face["kind"] in C.KEEP_KINDS else ASIDE
+    state["roll"] = {}
+    _rescue_bunnies(state, seat, landings, events)
+    _arrive_at_castle(state, arrivals, events)
+    _lone_knight_check(state, events, cause="left_alone")
+    _check_end(state, events)
+    used["die_status"] = state["dice"][die]
+
+
+def _move_knights(
+    state: State, movers: list[str], die_face: Mapping[str, Any], events: list[Event]
+) -> tuple[list[str], list[str]]:
+    """Carry out each step in the order given; return (knights that landed, castle arrivals).
+
+    Arrivals leave the board at once; their castle space is assigned later
+    (A.2 step 5) in this same order (A.7).
+    """
+    board = state["board"]
+    landings: list[str] = []
+    arrivals: list[str] = []
+    for knight in movers:
+        start = board[knight]
+        target = destination(board, knight, die_face)
+        if target == start:
+            reason = "last" if die_face["kind"] == C.MINUS else "first"
+            events.append({"type": "no_effect", "knight": knight, "field": start, "reason": reason})
+        elif target > C.LAST_FIELD:
+            del board[knight]
+            arrivals.append(knight)
+            events.append(
+                {
+                    "type": "knight_moved",
+                    "knight": knight,
+                    "from": start,
+                    "to": None,
+                    "castle": True,
+                }
+            )
+        else:
+            board[knight] = target
+            landings.append(knight)
+            events.append(
+                {
+                    "type": "knight_moved",
+                    "knight": knight,
+                    "from": start,
+                    "to": target,
+                    "castle": False,
+                }
+            )
+    return landings, arrivals
+
+
+def _rescue_bunnies(state: State, seat: int, landings: list[str], events: list[Event]) -> None:
+    """A.4: a knight ending its move on a bunny field gives the token to the mover's seat."""
+    for knight in landings:
+        field = state["board"].get(knight)
+        key = str(field)
+        if field is None or key not in state["bunnies"]:
+            continue
+        value = state["bunnies"].pop(key)
+        state["collected"][seat].append(value)
+        events.append({"type": "bunny_rescued", "seat": seat, "knight": knight, "field": field})
+        events.append(
+            {
+                "type": "bunny_value",
+                "seat": seat,
+                "field": field,
+                "value": value,
+                "private_to": seat,
+            }
+        )
+
+
+def _arrive_at_castle(state: State, arrivals: list[str], events: list[Event]) -> None:
+    """A.7: next free space in arrival order (0 points past the 4th, C.19); box the die."""
+    for knight in arrivals:
+        if len(state["castle"]) < len(C.CASTLE_POINTS):
+            space = len(state["castle"])
+            state["castle"].append([knight])
+            points = C.CASTLE_POINTS[space]
+        else:
+            space = None
+            state["castle_unplaced"].append(knight)
+            points = 0
+        state["dice"][knight] = BOXED
+        events.append(
+            {"type": "castle_arrival", "knight": knight, "space": space, "points": points}
+        )
+
+
+def _lone_knight_check(state: State, events: list[Event], *, cause: str) -> None:
+    """A.6: a knight alone on the dragon's field is defeated; its die is boxed (C.6)."""
+    dragon = state["dragon"]
+    if dragon == C.DRAGON_START:
+        return
+    there = knights_at(state["board"], dragon)
+    if len(there) != 1:
+        return
+    knight = there[0]
+    del state["board"][knight]
+    state["defeated"].append(knight)
+    state["dice"][knight] = BOXED
+    events.append({"type": "knight_defeated", "knight": knight, "field": dragon, "cause": cause})
+
+
+def _check_end(state: State, events: list[Event]) -> None:
+    """A.8: (a) four knights in the castle; (b) at most two left on the board."""
+    if len(castle_knights(state)) >= len(C.CASTLE_POINTS):
+        _finish(state, END_CASTLE_FULL, events)
+    elif len(state["board"]) <= 2:
+        _place_last_knights(state, events)
+        _finish(state, END_FEW_KNIGHTS, events)
+
+
+def _place_last_knights(state: State, events: list[Event]) -> None:
+    """A.8 (b) and C.18: the last one or two knights share the first free castle space."""
+    remaining = knights_on_board(state)
+    if not remaining:
+        return
+    space = len(state["castle"])
+    state["castle"].append(remaining)
+    for knight in remaining:
+        del state["board"][knight]
+        state["dice"][knight] = BOXED
+    events.append(
+        {
+            "type": "castle_placed",
+            "knights": remaining,
+            "space": space,
+            "points": C.CASTLE_POINTS[space],
+        }
+    )
+
+
+def _finish(state: State, reason: str, events: list[Event]) -> None:
+    state["over"] = True
+    state["end_reason"] = reason
+    state["active"] = None
+    state["roll"] = {}
+    outcome = GAME.result(state)
+    events.append(
+        {
+            "type": "game_over",
+            "reason": reason,
+            "scores": list(outcome.scores),
+            "ranks": list(outcome.ranks),
+        }
+    )
+
+
+GAME = register(NogiGame())

@@ -1,0 +1,78 @@
+"""Forms validate the shape of what the browser sends; the rules judge the rest."""
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import registry
+from games.models import TIME_PER_MOVE_CHOICES, Visibility
+
+MAX_ACTION_BYTES = 4096
+
+
+class ActionForm(forms.Form):
+    action = forms.CharField(max_length=MAX_ACTION_BYTES)
+    version = forms.IntegerField(min_value=0)
+
+    def clean_action(self):
+        try:
+            action = json.loads(self.cleaned_data["action"])
+        except ValueError:
+            raise forms.ValidationError(_("That move could not be read.")) from None
+        if not isinstance(action, dict):
+            raise forms.ValidationError(_("That move could not be read."))
+        return action
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(max_length=150, label=_("Username"))
+
+
+def _duration_choices():
+    return [(int(d.total_seconds()), label) for d, label in TIME_PER_MOVE_CHOICES]
+
+
+class CreateMatchForm(forms.Form):
+    """Game, seats, visibility and clock; each game's options are added as fields."""
+
+    game = forms.ChoiceField(label=_("Game"))
+    n_seats = forms.TypedChoiceField(label=_("Players"), coerce=int)
+    visibility = forms.ChoiceField(label=_("Who may join"), choices=Visibility.choices)
+    time_per_move = forms.TypedChoiceField(
+        label=_("Time per move"), coerce=int, choices=_duration_choices, initial=3 * 86400
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        games = registry.all()
+        self.fields["game"].choices = [(g.key, g.title) for g in games]
+        low = min(g.min_players for g in games)
+        high = max(g.max_players for g in games)
+        self.fields["n_seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        self.option_fields: dict[str, list[str]] = {}
+        for game in games:
+            names = []
+            for option in game.options:
+                name = f"opt_{game.key}_{option.key}"
+                self.fields[name] = forms.ChoiceField(
+                    label=f"{game.title}: {option.label}",
+                    choices=[(str(v), label) for v, label in option.choices],
+                    initial=str(option.default),
+                    help_text=option.help,
+                    required=False,
+                )
+                names.append(name)
+            self.option_fields[game.key] = names
+
+    def chosen_options(self) -> dict:
+        """The options of the chosen game, mapped back from text to their values."""
+        game = registry.get(self.cleaned_data["game"])
+        chosen = {}
+        for option in game.options:
+            raw = self.cleaned_data.get(f"opt_{game.key}_{option.key}")
+            if raw in (None, ""):
+                continue
+            by_text = {str(v): v for v, _label in option.choices}
+            chosen[option.key] = by_text[raw]
+        return chosen

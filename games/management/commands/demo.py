@@ -1,0 +1,51 @@
+"""Demo users and matches for a fresh clone (`make run`). Safe to run again."""
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games import services
+from games.models import Match, MatchStatus
+
+DEMO_PASSWORD = "smoki-demo-2026"
+DEMO_USERS = [
+    ("alice", "Alice", "en"),
+    ("bob", "Bob", "pl"),
+    ("carol", "Carol", "cs"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo users (verified emails) and demo Nogi za pas! matches."
+
+    def handle(self, **options):
+        with transaction.atomic():
+            users = {name: self._user(name, display, lang) for name, display, lang in DEMO_USERS}
+            if not Match.objects.filter(created_by=users["alice"]).exists():
+                match = services.create_match(user=users["alice"], game_key="nogi", n_seats=3)
+                services.join_match(user=users["bob"], match=match)
+                services.join_match(user=users["carol"], match=match)
+                open_match = services.create_match(user=users["carol"], game_key="nogi", n_seats=4)
+                services.join_match(user=users["bob"], match=open_match)
+        active = Match.objects.filter(created_by=users["alice"], status=MatchStatus.ACTIVE).first()
+        self.stdout.write("Demo logins (username / password):")
+        for name, _display, _lang in DEMO_USERS:
+            self.stdout.write(f"  {name} / {DEMO_PASSWORD}")
+        if active:
+            self.stdout.write(f"Demo match: /m/{active.pk}/")
+
+    def _user(self, username, display_name, language):
+        User = get_user_model()
+        email = f"{username}@example.com"
+        user, created = User.objects.get_or_create(username=username, defaults={"email": email})
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+            user.profile.display_name = display_name
+            user.profile.language = language
+            user.profile.save()
+        EmailAddress.objects.get_or_create(
+            user=user, email=email, defaults={"verified": True, "primary": True}
+        )
+        return user

@@ -1,0 +1,70 @@
+"""Glue to each game's presenter (games/catalog/<key>/presenter.py).
+
+A presenter turns a game's ``view`` into template context and never sees the
+raw state. It provides:
+
+- ``BOARD_TEMPLATE``: the template drawing the board and the viewer's secrets;
+- ``board_context(view, viewer, names) -> dict``;
+- ``describe_event(event, names) -> str``: one translated log sentence;
+- ``action_steps(action, view) -> list[(key, label)]``: the clicks that build
+  an action (pick a die, then a knight...). The web layer turns the legal
+  actions into a tree of such choices, so no game needs its own forms.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+
+
+def get(game_key: str):
+    return importlib.import_module(f"games.catalog.{game_key}.presenter")
+
+
+@dataclass
+class Choice:
+    key: str
+    label: str
+    path: str  # the choice path after this click, e.g. "die-green.knight-blue"
+    action_json: str | None  # set when this click completes an action
+
+
+@dataclass
+class ChoiceLevel:
+    prompt_path: list[str]  # labels of the clicks made so far
+    choices: list[Choice]
+
+
+def choice_level(legal: list[dict], view: dict, presenter, path: list[str]) -> ChoiceLevel:
+    """The next clicks available after ``path`` among the legal actions.
+
+    A click completes an action when exactly one legal action has these steps
+    and nothing longer starts with them; otherwise it leads one level deeper.
+    An unknown ``path`` (stale or forged) simply yields the top level.
+    """
+    stepped = [(action, presenter.action_steps(action, view)) for action in legal]
+    matching = [(a, s) for a, s in stepped if [k for k, _label in s[: len(path)]] == path]
+    if path and not matching:
+        return choice_level(legal, view, presenter, [])
+    depth = len(path)
+    labels_so_far = [label for _key, label in matching[0][1][:depth]] if matching else []
+    by_key: dict[str, list[tuple[dict, list]]] = {}
+    order: list[str] = []
+    for action, steps in matching:
+        if len(steps) <= depth:
+            continue
+        key = steps[depth][0]
+        if key not in by_key:
+            order.append(key)
+        by_key.setdefault(key, []).append((action, steps))
+    choices = []
+    for key in order:
+        group = by_key[key]
+        label = group[0][1][depth][1]
+        new_path = ".".join([*path, key])
+        final = None
+        if len(group) == 1 and len(group[0][1]) == depth + 1:
+            final = json.dumps(group[0][0], sort_keys=True, separators=(",", ":"))
+        choices.append(Choice(key=key, label=label, path=new_path, action_json=final))
+    return ChoiceLevel(prompt_path=labels_so_far, choices=choices)

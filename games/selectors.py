@@ -1,0 +1,245 @@
+"""Reads: what a given person may see of matches, computed, never trusted.
+
+Nothing but a game's ``view`` output for the viewer's own seat reaches a
+template; private events are filtered here, per viewer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.utils import timezone
+
+from games import presenters
+from games.engine import registry
+from games.models import Match, MatchStatus, Move, Seat, Visibility
+
+LOG_TAIL = 30
+
+
+def seat_of(match: Match, user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in match.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def can_view(match: Match, user, token: str | None = None) -> bool:
+    if match.visibility == Visibility.PUBLIC:
+        return True
+    if token and token == match.invite_token:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return seat_of(match, user) is not None or match.invitations.filter(invited_user=user).exists()
+
+
+def get_match_for(pk: int, user, token: str | None = None) -> Match:
+    """The match if this person may look at it; 404 otherwise (private matches
+    are not even admitted to exist)."""
+    match = (
+        Match.objects.select_related("created_by")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
+        .filter(pk=pk)
+        .first()
+    )
+    if match is None or not can_view(match, user, token):
+        raise Http404("No such match.")
+    return match
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.user_id is None:
+        return f"Bot {seat.index + 1}"
+    profile = getattr(seat.user, "profile", None)
+    name = profile.name if profile else seat.user.username
+    return f"{name} (bot)" if seat.played_by_bot else name
+
+
+@dataclass
+class SeatRow:
+    index: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    to_move: bool
+    rank: int | None
+    score: int | None
+
+
+@dataclass
+class LogLine:
+    seq: int
+    seat_name: str
+    actor_kind: str
+    created_at: Any
+    sentences: list[str] = field(default_factory=list)
+
+
+def visible_events(events: list[dict], viewer: int | None) -> list[dict]:
+    return [e for e in events if e.get("private_to") is None or e.get("private_to") == viewer]
+
+
+def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
+    presenter = presenters.get(match.game_key)
+    lines = []
+    for move in moves:
+        line = LogLine(
+            seq=move.seq,
+            seat_name=names[move.seat] if move.seat < len(names) else "?",
+            actor_kind=move.actor_kind,
+            created_at=move.created_at,
+        )
+        for event in visible_events(move.events, viewer):
+            line.sentences.append(presenter.describe_event(event, names))
+        lines.append(line)
+    return lines
+
+
+def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, Any]:
+    """Everything the match panel shows this person, computed from ``view``."""
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    seats = list(match.seats.all())
+    me = seat_of(match, user)
+    viewer = me.index if me is not None else None
+    names = [seat_name(seat) for seat in sorted(seats, key=lambda s: s.index)]
+    context: dict[str, Any] = {
+        "match": match,
+        "game": game,
+        "me": me,
+        "names": names,
+        "option_rows": option_rows(game, match.options),
+    }
+    if match.state is None:
+        context.update(seat_rows=[], board=None, choices=None, log=[])
+        return context
+    to_move = set(game.current_seats(match.state))
+    context["seat_rows"] = [
+        SeatRow(
+            index=seat.index,
+            name=names[seat.index],
+            is_bot=seat.played_by_bot,
+            is_me=seat.index == viewer,
+            to_move=seat.index in to_move,
+            rank=seat.rank,
+            score=seat.score,
+        )
+        for seat in seats
+    ]
+    view = game.view(match.state, viewer)
+    context["board_template"] = presenter.BOARD_TEMPLATE
+    context["board"] = presenter.board_context(view, viewer, names)
+    context["my_turn"] = viewer is not None and viewer in to_move and not match.is_over
+    context["choices"] = None
+    if context["my_turn"] and me.status == "playing":
+        legal = game.legal_actions(match.state, viewer)
+        context["choices"] = presenters.choice_level(legal, view, presenter, path or [])
+    recent = list(Move.objects.filter(match=match).order_by("-seq")[:LOG_TAIL])[::-1]
+    context["log"] = log_lines(match, names, viewer, recent)
+    context["log_truncated"] = match.version > len(recent)
+    if me is not None and not context["my_turn"]:
+        context["next_waiting"] = next_match_waiting(user, exclude=match.pk)
+    return context
+
+
+def option_rows(game, options: dict) -> list[tuple[str, str]]:
+    rows = []
+    for option in game.options:
+        value = options.get(option.key, option.default)
+        label = dict(option.choices).get(value, str(value))
+        rows.append((str(option.label), str(label)))
+    return rows
+
+
+def full_log(match: Match, user) -> list[LogLine]:
+    me = seat_of(match, user)
+    names = [seat_name(seat) for seat in match.seats.all()]
+    moves = Move.objects.filter(match=match).order_by("seq")
+    return log_lines(match, names, me.index if me else None, moves)
+
+
+# -- Lobby -------------------------------------------------------------------
+
+
+@dataclass
+class MatchRow:
+    match: Match
+    title: str
+    players: list[str]
+    my_turn: bool
+    free_seats: int
+
+
+def _row(match: Match, user=None) -> MatchRow:
+    game = registry.get(match.game_key)
+    seats = list(match.seats.all())
+    my_turn = False
+    if user is not None and match.status == MatchStatus.ACTIVE and match.state is not None:
+        waiting = set(game.current_seats(match.state))
+        my_turn = any(s.user_id == user.pk and s.index in waiting for s in seats)
+    return MatchRow(
+        match=match,
+        title=game.title,
+        players=[seat_name(s) for s in seats],
+        my_turn=my_turn,
+        free_seats=match.n_seats - len(seats),
+    )
+
+
+def _with_seats(queryset):
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+    )
+
+
+def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
+    queryset = Match.objects.filter(status=MatchStatus.OPEN, visibility=Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        queryset = queryset.exclude(seats__user=user)
+    return [_row(m) for m in _with_seats(queryset.order_by("-created_at")[:limit])]
+
+
+def my_matches(user) -> list[MatchRow]:
+    """My open and active matches: those waiting for me first, least time left first."""
+    queryset = _with_seats(
+        Match.objects.filter(
+            seats__user=user, status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]
+        ).order_by("deadline", "-created_at")
+    )
+    rows = [_row(m, user) for m in queryset]
+    far_future = timezone.now() + timezone.timedelta(days=10_000)
+    rows.sort(key=lambda r: (not r.my_turn, r.match.deadline or far_future))
+    return rows
+
+
+def my_finished_matches(user, limit: int = 20) -> list[MatchRow]:
+    queryset = _with_seats(
+        Match.objects.filter(
+            seats__user=user, status__in=[MatchStatus.FINISHED, MatchStatus.ABORTED]
+        ).order_by("-finished_at")[:limit]
+    )
+    return [_row(m, user) for m in queryset]
+
+
+def my_invitations(user) -> list[Match]:
+    return list(
+        Match.objects.filter(invitations__invited_user=user, status=MatchStatus.OPEN)
+        .exclude(seats__user=user)
+        .select_related("created_by")
+    )
+
+
+def next_match_waiting(user, exclude: int | None = None) -> Match | None:
+    """The match where this player's move is most urgent (for the "next" button)."""
+    for row in my_matches(user):
+        if row.my_turn and row.match.pk != exclude:
+            return row.match
+    return None

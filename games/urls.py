@@ -1,0 +1,18 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("matches/new/", views.match_create, name="match_create"),
+    path("m/<int:pk>/", views.match_detail, name="match_detail"),
+    path("m/<int:pk>/panel/", views.match_panel, name="match_panel"),
+    path("m/<int:pk>/act/", views.match_act, name="match_act"),
+    path("m/<int:pk>/join/", views.match_join, name="match_join"),
+    path("m/<int:pk>/leave/", views.match_leave, name="match_leave"),
+    path("m/<int:pk>/invite/", views.match_invite, name="match_invite"),
+    path("m/<int:pk>/bots/", views.match_fill_bots, name="match_fill_bots"),
+    path("m/<int:pk>/log/", views.match_log, name="match_log"),
+    path("m/<int:pk>/verify/", views.match_verify, name="match_verify"),
+    path("invite/<str:token>/", views.invitation_link, name="invitation_link"),
+]
