@@ -195,3 +195,6 @@ class Invitation(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "invited_user"], name="invitation_once"),
         ]
+
+    def __str__(self):
+        return f"{self.invited_user} to {self.match}"

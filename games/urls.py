@@ -4,6 +4,7 @@ from games import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("healthz", views.healthz, name="healthz"),
     path("matches/new/", views.match_create, name="match_create"),
     path("m/<int:pk>/", views.match_detail, name="match_detail"),
     path("m/<int:pk>/panel/", views.match_panel, name="match_panel"),

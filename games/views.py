@@ -25,6 +25,11 @@ from games.verification import verify_match
 PANEL = "games/match.html#panel"
 
 
+def healthz(request):
+    """A trivial view for load balancers and as a baseline in load tests."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def lobby(request):
     user = request.user
     context = {"open_matches": selectors.open_public_matches(user), "games": registry.all()}

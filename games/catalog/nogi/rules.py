@@ -364,45 +364,54 @@ class NogiGame:
 
     def check_invariants(self, state: State) -> None:
         """Assert the invariants of spec A.6 and the conservation of every component."""
-        board = state["board"]
-        arrived = castle_knights(state)
-        defeated = list(state["defeated"])
-        everyone = list(board) + arrived + defeated
-        assert sorted(everyone) == sorted(C.COLOURS), f"knights not conserved: {everyone}"
-        dragon = state["dragon"]
-        assert C.DRAGON_START <= dragon <= C.LAST_FIELD, f"dragon off the track: {dragon}"
-        for colour, field in board.items():
-            assert C.FIRST_FIELD <= field <= C.LAST_FIELD, f"{colour} off the track: {field}"
-            assert field >= dragon, f"{colour} on {field} is behind the dragon on {dragon}"
-        at_dragon = len(knights_at(board, dragon))
-        assert at_dragon != 1, f"a lone knight survives on the dragon's field {dragon}"
-        for die in C.DICE:
-            boxed = state["dice"][die] == BOXED
-            should_box = die != C.WHITE and die not in board
-            assert boxed == should_box, f"die {die} is {state['dice'][die]}"
-        on_board_values = list(state["bunnies"].values())
-        collected = [value for values in state["collected"] for value in values]
-        assert sorted(on_board_values + collected) == sorted(C.BUNNY_VALUES), "bunnies lost"
-        assert all(int(field) in C.BUNNY_FIELDS for field in state["bunnies"])
-        tokens = list(state["dragon_stack"]) + list(state["dragon_revealed"])
-        assert sorted(tokens) == sorted(C.DRAGON_TOKENS), "dragon tokens not conserved"
-        castle = state["castle"]
-        assert len(castle) <= len(C.CASTLE_POINTS), "more than 4 castle places"
-        assert all(space for space in castle), "an empty castle space was recorded"
-        shared = [space for space in castle if len(space) > 1]
-        if shared:
-            assert state["end_reason"] == END_FEW_KNIGHTS and shared == [castle[-1]]
-        dealt = [index for indexes in state["shields"] for index in indexes]
-        assert len(dealt) == len(set(dealt)), "a shield was dealt twice"
-        if state["over"]:
-            assert state["active"] is None and state["roll"] == {}
-            assert state["end_reason"] in (END_CASTLE_FULL, END_FEW_KNIGHTS)
-        else:
-            assert 0 <= state["active"] < state["n_players"]
-            assert len(arrived) < 4 and len(board) >= 3, "the game should have ended"
+        check_position(state)
+        if not state["over"]:
             pool = [die for die in C.DICE if state["dice"][die] == POOL]
             assert sorted(state["roll"]) == sorted(pool), "the roll is not the pool"
             assert pool, "the active seat has no die to use"
+
+
+def check_position(state: State) -> None:
+    """The invariants that hold at every moment, also before a turn's roll (for tests)."""
+    board = state["board"]
+    arrived = castle_knights(state)
+    defeated = list(state["defeated"])
+    everyone = list(board) + arrived + defeated
+    assert sorted(everyone) == sorted(C.COLOURS), f"knights not conserved: {everyone}"
+    dragon = state["dragon"]
+    assert C.DRAGON_START <= dragon <= C.LAST_FIELD, f"dragon off the track: {dragon}"
+    for colour, field in board.items():
+        assert C.FIRST_FIELD <= field <= C.LAST_FIELD, f"{colour} off the track: {field}"
+        assert field >= dragon, f"{colour} on {field} is behind the dragon on {dragon}"
+    at_dragon = len(knights_at(board, dragon))
+    assert at_dragon != 1, f"a lone knight survives on the dragon's field {dragon}"
+    for die in C.DICE:
+        boxed = state["dice"][die] == BOXED
+        should_box = die != C.WHITE and die not in board
+        assert boxed == should_box, f"die {die} is {state['dice'][die]}"
+    on_board_values = list(state["bunnies"].values())
+    collected = [value for values in state["collected"] for value in values]
+    assert sorted(on_board_values + collected) == sorted(C.BUNNY_VALUES), "bunnies lost"
+    assert all(int(field) in C.BUNNY_FIELDS for field in state["bunnies"])
+    tokens = list(state["dragon_stack"]) + list(state["dragon_revealed"])
+    assert sorted(tokens) == sorted(C.DRAGON_TOKENS), "dragon tokens not conserved"
+    castle = state["castle"]
+    assert len(castle) <= len(C.CASTLE_POINTS), "more than 4 castle places"
+    assert all(space for space in castle), "an empty castle space was recorded"
+    shared = [space for space in castle if len(space) > 1]
+    if shared:
+        assert state["end_reason"] == END_FEW_KNIGHTS and shared == [castle[-1]]
+    per_seat = 2 if state["n_players"] == 2 else 1
+    assert all(len(indexes) == per_seat for indexes in state["shields"]), "wrong shield count"
+    assert len(state["collected"]) == len(state["shields"]) == state["n_players"]
+    dealt = [index for indexes in state["shields"] for index in indexes]
+    assert len(dealt) == len(set(dealt)), "a shield was dealt twice"
+    if state["over"]:
+        assert state["active"] is None and state["roll"] == {}
+        assert state["end_reason"] in (END_CASTLE_FULL, END_FEW_KNIGHTS)
+    else:
+        assert 0 <= state["active"] < state["n_players"]
+        assert len(arrived) < 4 and len(board) >= 3, "the game should have ended"
 
 
 # State construction -------------------------------------------------------------------------

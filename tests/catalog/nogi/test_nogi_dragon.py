@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from games.catalog.nogi import components as C
-from games.catalog.nogi.rules import GAME, build_state
+from games.catalog.nogi.rules import GAME, build_state, check_position
 
 
 def of_type(events, kind):
@@ -26,7 +26,7 @@ def all_aside_but(*keep):
 
 
 def start_turn(state):
-    GAME.check_invariants({**state, "roll": {d: {} for d in C.DICE if state["dice"][d] == "pool"}})
+    check_position(state)
     before = copy.deepcopy(state)
     new, events = GAME.begin_turn(state)
     assert state == before
@@ -84,7 +84,15 @@ def test_two_available_dice_do_not_trigger_an_attack():
 
 
 def test_d23_dragon_stops_at_the_first_knight_and_defeats_it_when_alone():
-    board = {"black": 11, "yellow": 14, "green": 14, "orange": 15, "purple": 16, "blue": 18, "pink": 20}
+    board = {
+        "black": 11,
+        "yellow": 14,
+        "green": 14,
+        "orange": 15,
+        "purple": 16,
+        "blue": 18,
+        "pink": 20,
+    }
     state = build_state(
         3, board=board, dragon=5, aside=all_aside_but("white"), dragon_stack=[7, 3], roll=None
     )
@@ -104,7 +112,15 @@ def test_d23_dragon_stops_at_the_first_knight_and_defeats_it_when_alone():
 
 
 def test_d24_standoff_nobody_defeated():
-    board = {"green": 13, "pink": 13, "yellow": 15, "orange": 16, "purple": 18, "blue": 20, "black": 22}
+    board = {
+        "green": 13,
+        "pink": 13,
+        "yellow": 15,
+        "orange": 16,
+        "purple": 18,
+        "blue": 20,
+        "black": 22,
+    }
     state = build_state(
         3, board=board, dragon=12, aside=all_aside_but("white"), dragon_stack=[5], roll=None
     )
@@ -130,7 +146,15 @@ def test_dragon_meets_a_knight_on_its_last_step():
 
 
 def test_c5_dragon_already_on_a_group_stays_and_the_token_is_used_up():
-    board = {"green": 13, "pink": 13, "yellow": 15, "orange": 16, "purple": 18, "blue": 20, "black": 22}
+    board = {
+        "green": 13,
+        "pink": 13,
+        "yellow": 15,
+        "orange": 16,
+        "purple": 18,
+        "blue": 20,
+        "black": 22,
+    }
     state = build_state(
         3, board=board, dragon=13, aside=all_aside_but("white"), dragon_stack=[5, 6], roll=None
     )

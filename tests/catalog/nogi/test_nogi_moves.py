@@ -230,9 +230,7 @@ def test_d12_castle_order_with_the_knights_own_die():
 
 
 def test_c6_castle_arrival_boxes_a_die_that_is_set_aside():
-    state = build_state(
-        3, board={"orange": 35}, aside=["orange"], roll={"white": ("NUM_ANY", 2)}
-    )
+    state = build_state(3, board={"orange": 35}, aside=["orange"], roll={"white": ("NUM_ANY", 2)})
     new, _ = play(state, use("white", "orange"))
     assert new["dice"]["orange"] == "boxed"
     assert new["dice"]["white"] == "aside"
@@ -288,14 +286,28 @@ def test_white_minus_moves_any_knight():
 
 def test_minus_never_collects_a_bunny_it_lands_with_others():
     board = {**D13_BOARD, "blue": 17, "pink": 17, "purple": 20}
-    state = build_state(3, board=board, bunnies={21: 2, 25: 1, 30: 1, 36: 2}, collected=[[], [1], []], roll={"purple": "MINUS"})
+    state = build_state(
+        3,
+        board=board,
+        bunnies={21: 2, 25: 1, 30: 1, 36: 2},
+        collected=[[], [1], []],
+        roll={"purple": "MINUS"},
+    )
     new, _ = play(state, use("purple", "purple"))
     assert new["board"]["purple"] == 17
     assert new["collected"] == [[], [1], []]
 
 
 def test_c1_minus_onto_the_dragon_field_joins_the_group():
-    board = {"green": 12, "pink": 12, "purple": 15, "yellow": 16, "orange": 16, "blue": 20, "black": 22}
+    board = {
+        "green": 12,
+        "pink": 12,
+        "purple": 15,
+        "yellow": 16,
+        "orange": 16,
+        "blue": 20,
+        "black": 22,
+    }
     state = build_state(3, board=board, dragon=12, roll={"purple": "MINUS"})
     new, events = play(state, use("purple", "purple"))
     assert new["board"]["purple"] == 12
@@ -321,7 +333,15 @@ def test_minus_ignores_knights_in_the_castle_and_defeated_ones():
 
 
 def test_d17_plus_moves_forward_to_the_nearest_knight():
-    board = {"blue": 12, "green": 12, "yellow": 15, "orange": 20, "purple": 20, "pink": 22, "black": 25}
+    board = {
+        "blue": 12,
+        "green": 12,
+        "yellow": 15,
+        "orange": 20,
+        "purple": 20,
+        "pink": 22,
+        "black": 25,
+    }
     state = build_state(3, board=board, roll={"white": "PLUS"})
     new, _ = play(state, use("white", "blue"))
     assert new["board"]["blue"] == 15
@@ -341,8 +361,22 @@ def test_c3_c4_plus_on_the_front_runner_does_nothing_even_with_knights_in_the_ca
 
 
 def test_plus_lands_with_a_knight_so_it_takes_no_bunny():
-    board = {"blue": 12, "green": 17, "yellow": 20, "orange": 20, "purple": 20, "pink": 22, "black": 25}
-    state = build_state(3, board=board, bunnies={21: 2, 25: 1, 30: 1, 36: 2}, collected=[[1], [], []], roll={"white": "PLUS"})
+    board = {
+        "blue": 12,
+        "green": 17,
+        "yellow": 20,
+        "orange": 20,
+        "purple": 20,
+        "pink": 22,
+        "black": 25,
+    }
+    state = build_state(
+        3,
+        board=board,
+        bunnies={21: 2, 25: 1, 30: 1, 36: 2},
+        collected=[[1], [], []],
+        roll={"white": "PLUS"},
+    )
     new, _ = play(state, use("white", "blue"))
     assert new["board"]["blue"] == 17
     assert new["collected"] == [[1], [], []]
@@ -352,7 +386,15 @@ def test_plus_lands_with_a_knight_so_it_takes_no_bunny():
 
 
 def test_d20_one_plus_one_rescues_two_bunnies():
-    board = {"orange": 16, "blue": 20, "yellow": 10, "green": 11, "purple": 12, "pink": 13, "black": 14}
+    board = {
+        "orange": 16,
+        "blue": 20,
+        "yellow": 10,
+        "green": 11,
+        "purple": 12,
+        "pink": 13,
+        "black": 14,
+    }
     state = build_state(3, board=board, roll={"white": "ONE_PLUS_ONE"})
     new, events = play(state, use("white", knights=["orange", "blue"]))
     assert new["board"]["orange"] == 17 and new["board"]["blue"] == 21
@@ -388,7 +430,10 @@ def test_c7_one_plus_one_needs_two_different_knights():
 def test_a7_one_plus_one_castle_arrivals_follow_the_chosen_order():
     board = {"yellow": 36, "blue": 36, "green": 20}
     state = build_state(
-        3, board=board, bunnies={17: 1, 21: 2, 25: 1, 30: 1}, collected=[[2], [], []],
+        3,
+        board=board,
+        bunnies={17: 1, 21: 2, 25: 1, 30: 1},
+        collected=[[2], [], []],
         roll={"white": "ONE_PLUS_ONE"},
     )
     forward, _ = play(state, use("white", knights=["blue", "yellow"]))
@@ -400,7 +445,15 @@ def test_a7_one_plus_one_castle_arrivals_follow_the_chosen_order():
 
 
 def test_c8_one_plus_one_lets_a_pair_leave_the_dragon_together():
-    board = {"green": 13, "pink": 13, "yellow": 15, "orange": 16, "purple": 18, "blue": 20, "black": 22}
+    board = {
+        "green": 13,
+        "pink": 13,
+        "yellow": 15,
+        "orange": 16,
+        "purple": 18,
+        "blue": 20,
+        "black": 22,
+    }
     state = build_state(3, board=board, dragon=13, roll={"white": "ONE_PLUS_ONE"})
     new, events = play(state, use("white", knights=["green", "pink"]))
     assert new["board"]["green"] == 14 and new["board"]["pink"] == 14
@@ -409,7 +462,15 @@ def test_c8_one_plus_one_lets_a_pair_leave_the_dragon_together():
 
 
 def test_c8_one_plus_one_leaving_one_knight_behind_defeats_it():
-    board = {"green": 13, "pink": 13, "yellow": 15, "orange": 16, "purple": 18, "blue": 20, "black": 22}
+    board = {
+        "green": 13,
+        "pink": 13,
+        "yellow": 15,
+        "orange": 16,
+        "purple": 18,
+        "blue": 20,
+        "black": 22,
+    }
     state = build_state(3, board=board, dragon=13, roll={"white": "ONE_PLUS_ONE"})
     new, events = play(state, use("white", knights=["green", "blue"]))
     assert new["defeated"] == ["pink"]
@@ -422,7 +483,15 @@ def test_c8_one_plus_one_leaving_one_knight_behind_defeats_it():
 
 # A.6, D.25, C.9: the lone knight ---------------------------------------------------------
 
-STANDOFF = {"green": 13, "pink": 13, "yellow": 15, "orange": 16, "purple": 18, "blue": 20, "black": 22}
+STANDOFF = {
+    "green": 13,
+    "pink": 13,
+    "yellow": 15,
+    "orange": 16,
+    "purple": 18,
+    "blue": 20,
+    "black": 22,
+}
 
 
 def test_d25_left_alone_with_the_dragon_is_defeated_at_once():
@@ -437,7 +506,9 @@ def test_d25_left_alone_with_the_dragon_is_defeated_at_once():
 
 
 def test_d25_defeat_boxes_a_die_that_was_set_aside():
-    state = build_state(3, board=STANDOFF, dragon=13, aside=["green"], roll={"white": ("NUM_ANY", 4)})
+    state = build_state(
+        3, board=STANDOFF, dragon=13, aside=["green"], roll={"white": ("NUM_ANY", 4)}
+    )
     new, _ = play(state, use("white", "pink"))
     assert new["dice"]["green"] == "boxed"
 
@@ -451,9 +522,21 @@ def test_using_a_knights_own_die_to_abandon_it_boxes_that_die():
 
 
 def test_a2_consequences_come_in_order_bunny_castle_lone_knight():
-    board = {"orange": 16, "pink": 16, "blue": 36, "yellow": 20, "green": 22, "purple": 24, "black": 26}
+    board = {
+        "orange": 16,
+        "pink": 16,
+        "blue": 36,
+        "yellow": 20,
+        "green": 22,
+        "purple": 24,
+        "black": 26,
+    }
     state = build_state(
-        3, board=board, dragon=16, bunnies={17: 1, 21: 2, 25: 1, 30: 1}, collected=[[], [2], []],
+        3,
+        board=board,
+        dragon=16,
+        bunnies={17: 1, 21: 2, 25: 1, 30: 1},
+        collected=[[], [2], []],
         roll={"white": "ONE_PLUS_ONE"},
     )
     new, events = play(state, use("white", knights=["orange", "blue"]))
@@ -500,10 +583,28 @@ def test_legal_actions_list_every_die_and_only_knights_on_the_board():
 
 
 def test_c16_every_rolled_die_has_an_action():
-    state = build_state(4, board={"yellow": 11, "green": 12, "orange": 13, "purple": 14, "blue": 15, "pink": 16, "black": 20}, roll={
-        "yellow": "MINUS", "green": ("NUM", 4), "orange": ("NUM_KEEP", 5), "purple": ("NUM_ANY", 3),
-        "blue": ("NUM", 2), "pink": ("NUM", 3), "black": "MINUS", "white": "PLUS",
-    })
+    state = build_state(
+        4,
+        board={
+            "yellow": 11,
+            "green": 12,
+            "orange": 13,
+            "purple": 14,
+            "blue": 15,
+            "pink": 16,
+            "black": 20,
+        },
+        roll={
+            "yellow": "MINUS",
+            "green": ("NUM", 4),
+            "orange": ("NUM_KEEP", 5),
+            "purple": ("NUM_ANY", 3),
+            "blue": ("NUM", 2),
+            "pink": ("NUM", 3),
+            "black": "MINUS",
+            "white": "PLUS",
+        },
+    )
     legal = GAME.legal_actions(state, 0)
     assert {a["die"] for a in legal} == set(C.DICE)
 

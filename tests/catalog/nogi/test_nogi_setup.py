@@ -61,9 +61,7 @@ def test_d40_shield_structure_is_a_fano_plane():
     shields = [set(shield) for shield in C.SHIELDS]
     for first, second in itertools.combinations(shields, 2):
         assert len(first & second) == 1
-    assert Counter(colour for shield in shields for colour in shield) == dict.fromkeys(
-        C.COLOURS, 3
-    )
+    assert Counter(colour for shield in shields for colour in shield) == dict.fromkeys(C.COLOURS, 3)
     for pair in itertools.combinations(C.COLOURS, 2):
         assert sum(set(pair) <= shield for shield in shields) == 1
     for first, second in itertools.combinations(shields, 2):

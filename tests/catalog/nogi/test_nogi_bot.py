@@ -1,0 +1,141 @@
+"""Nogi za pas!: the bot (games/catalog/nogi/bot.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.catalog.nogi.bot import choose, colour_weights, predict
+from games.catalog.nogi.rules import GAME, build_state
+from games.engine.rng import Rng
+
+
+def perturb_hidden(state, seat):
+    """Change every secret ``seat`` may not know; the bot must not notice."""
+    other = json.loads(json.dumps(state))
+    for other_seat in range(other["n_players"]):
+        if other_seat != seat:
+            other["collected"][other_seat] = [3 - v for v in other["collected"][other_seat]]
+    dealt = {index for shields in other["shields"] for index in shields}
+    unused = [index for index in range(7) if index not in dealt]
+    others = [s for s in range(other["n_players"]) if s != seat]
+    pool = [index for s in others for index in other["shields"][s]] + unused
+    pool = pool[1:] + pool[:1]
+    for s in others:
+        count = len(other["shields"][s])
+        other["shields"][s], pool = pool[:count], pool[count:]
+    other["bunnies"] = {field: 3 - value for field, value in other["bunnies"].items()}
+    other["dragon_stack"] = list(reversed(other["dragon_stack"]))
+    other["rng"] = Rng.from_seed("different").dump()
+    return other
+
+
+@pytest.mark.parametrize("level", ["random", "heuristic"])
+def test_bot_returns_a_legal_action_deterministically(level):
+    state = GAME.setup(4, {}, "bot-legal")
+    seat = state["active"]
+    first = choose(state, seat, Rng.from_seed("same"), level)
+    second = choose(state, seat, Rng.from_seed("same"), level)
+    assert first == second
+    assert first in GAME.legal_actions(state, seat)
+
+
+def test_bot_refuses_to_act_out_of_turn_or_with_an_unknown_level():
+    state = GAME.setup(3, {"first_player": "host"}, "bot-turn")
+    with pytest.raises(ValueError):
+        choose(state, 1, Rng.from_seed("x"))
+    with pytest.raises(ValueError):
+        choose(state, 0, Rng.from_seed("x"), level="grandmaster")
+
+
+def test_bot_only_uses_what_its_seat_may_see():
+    for i in range(40):
+        state = GAME.setup(2 + i % 6, {}, f"bot-blind-{i}")
+        rng = Rng.from_seed(f"walk-{i}")
+        for _ in range(i % 15):
+            if state["over"]:
+                break
+            legal = GAME.legal_actions(state, state["active"])
+            state, _ = GAME.apply(state, state["active"], rng.choice(legal))
+        if state["over"]:
+            continue
+        seat = state["active"]
+        other = perturb_hidden(state, seat)
+        assert choose(state, seat, Rng.from_seed("r")) == choose(other, seat, Rng.from_seed("r"))
+
+
+def test_colour_weights_favour_own_colours():
+    state = build_state(3, shields=[[0], [1], [2]], roll={})
+    weights = colour_weights(GAME.view(state, 0))
+    for colour in ("yellow", "green", "purple"):  # S1
+        assert weights[colour] > 0
+    for colour in ("orange", "blue", "pink", "black"):
+        assert weights[colour] < 0
+
+
+def test_colour_weights_two_players_count_the_shared_colour_twice():
+    state = build_state(2, shields=[[0, 4], [1, 2]], roll={})
+    weights = colour_weights(GAME.view(state, 0))
+    assert weights["yellow"] > weights["green"] > 0
+
+
+def test_bot_does_not_abandon_its_own_knight_to_the_dragon():
+    # Seat 0 holds S1 {yellow, green, purple}; green and pink face the dragon on 13.
+    board = {
+        "green": 13,
+        "pink": 13,
+        "yellow": 16,
+        "orange": 18,
+        "purple": 20,
+        "blue": 22,
+        "black": 24,
+    }
+    state = build_state(
+        3, shields=[[0], [1], [3]], board=board, dragon=13, roll={"white": ("NUM_ANY", 4)}
+    )
+    for seed in range(10):
+        action = choose(state, 0, Rng.from_seed(f"abandon-{seed}"))
+        assert action["die"] != "white" or action["knight"] != "pink"
+
+
+def test_bot_sends_an_opponent_colour_to_the_cowards_space():
+    # Yellow (ours) and blue (not ours) both stand on 34 with an empty castle: the
+    # first to arrive gets X. The bot pushes blue in, leaving yellow heading for 5.
+    board = {
+        "yellow": 34,
+        "blue": 34,
+        "black": 30,
+        "pink": 29,
+        "green": 10,
+        "orange": 10,
+        "purple": 10,
+    }
+    state = build_state(
+        3,
+        shields=[[0], [1], [3]],
+        board=board,
+        aside=["yellow", "orange", "purple", "pink", "black", "blue"],
+        roll={"white": ("NUM_ANY", 4), "green": ("NUM", 2)},
+    )
+    for seed in range(5):
+        action = choose(state, 0, Rng.from_seed(f"coward-{seed}"))
+        assert action == {"type": "use_die", "die": "white", "knight": "blue"}
+
+
+def test_predict_counts_bunnies_and_defeats_from_the_view():
+    board = {
+        "orange": 16,
+        "blue": 20,
+        "pink": 13,
+        "green": 13,
+        "yellow": 15,
+        "purple": 22,
+        "black": 24,
+    }
+    state = build_state(3, board=board, dragon=13, roll={"white": "ONE_PLUS_ONE"})
+    view = GAME.view(state, 0)
+    outcome = predict(view, {"type": "use_die", "die": "white", "knights": ["orange", "pink"]})
+    assert outcome["bunnies"] == 1
+    assert outcome["defeated"] == ["green"]
+    assert outcome["board"]["orange"] == 17 and outcome["board"]["pink"] == 14

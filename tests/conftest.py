@@ -1,0 +1,63 @@
+"""Shared fixtures: users and Nogi matches built through the service layer."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.engine import registry
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str):
+        return get_user_model().objects.create_user(
+            username=username, email=f"{username}@example.com", password="pw-" + username * 2
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def nogi():
+    return registry.get("nogi")
+
+
+@pytest.fixture
+def started_match(alice, bob, carol):
+    """A started three-player public Nogi match: alice seat 0, bob 1, carol 2."""
+    match = services.create_match(user=alice, game_key="nogi", n_seats=3)
+    services.join_match(user=bob, match=match)
+    services.join_match(user=carol, match=match)
+    match.refresh_from_db()
+    return match
+
+
+def user_to_move(match, nogi):
+    """The user whose turn it is in a match of humans."""
+    seat_index = nogi.current_seats(match.state)[0]
+    return match.seats.get(index=seat_index).user
+
+
+def play_one(match, nogi, choose=0):
+    """Play the ``choose``-th legal action for whoever is to move."""
+    match.refresh_from_db()
+    seat_index = nogi.current_seats(match.state)[0]
+    seat = match.seats.get(index=seat_index)
+    legal = nogi.legal_actions(match.state, seat_index)
+    action = legal[choose % len(legal)]
+    return services.submit_action(match, seat.user, action, match.version)

@@ -1,0 +1,267 @@
+"""The web layer: pages, htmx fragments, and every refusal a clear 4xx that changes nothing."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match, MatchStatus, Move, Visibility
+from tests.conftest import user_to_move
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def client_for(user, **kwargs):
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+def snapshot(match):
+    match.refresh_from_db()
+    return (match.version, match.state, match.status, Move.objects.filter(match=match).count())
+
+
+def act_url(match):
+    return reverse("match_act", args=[match.pk])
+
+
+def legal_post(match, nogi, version=None):
+    seat = nogi.current_seats(match.state)[0]
+    action = nogi.legal_actions(match.state, seat)[0]
+    return {"action": json.dumps(action), "version": match.version if version is None else version}
+
+
+def test_lobby_for_anonymous_and_players(started_match, alice, make_user):
+    open_match = services.create_match(user=make_user("dave"), game_key="nogi", n_seats=3)
+    response = Client().get("/")
+    assert response.status_code == 200
+    assert f"#{open_match.pk}" in response.content.decode()
+    page = client_for(alice).get("/").content.decode()
+    assert "my-matches" in page and f"#{started_match.pk}" in page
+
+
+def test_my_matches_lists_my_turn_first(alice, bob, carol, nogi):
+    matches = []
+    for _ in range(3):
+        match = services.create_match(user=alice, game_key="nogi", n_seats=2)
+        services.join_match(user=bob, match=match)
+        matches.append(match)
+    page = client_for(alice).get("/").content.decode()
+    order = [int(pk) for pk in re.findall(r'<a href="/m/(\d+)/">#', page)]
+    mine = [m for m in matches if user_to_move(Match.objects.get(pk=m.pk), nogi) == alice]
+    assert order[: len(mine)] == sorted((m.pk for m in mine), key=order.index)
+    assert set(order[: len(mine)]) == {m.pk for m in mine}
+
+
+def test_create_match_through_the_form(alice):
+    response = client_for(alice).post(
+        reverse("match_create"),
+        {
+            "game": "nogi",
+            "n_seats": 4,
+            "visibility": "private",
+            "time_per_move": 86400,
+            "opt_nogi_first_player": "host",
+        },
+    )
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/m/{match.pk}/"
+    assert (match.n_seats, match.visibility, match.options) == (
+        4,
+        Visibility.PRIVATE,
+        {"first_player": "host"},
+    )
+    assert match.time_per_move.total_seconds() == 86400
+
+
+def test_create_match_form_refuses_forged_fields(alice):
+    client = client_for(alice)
+    for data in [
+        {"game": "chess", "n_seats": 2, "visibility": "public", "time_per_move": 86400},
+        {"game": "nogi", "n_seats": 99, "visibility": "public", "time_per_move": 86400},
+        {"game": "nogi", "n_seats": 3, "visibility": "secret", "time_per_move": 86400},
+        {"game": "nogi", "n_seats": 3, "visibility": "public", "time_per_move": 1},
+        {
+            "game": "nogi",
+            "n_seats": 3,
+            "visibility": "public",
+            "time_per_move": 86400,
+            "opt_nogi_first_player": "me",
+        },
+    ]:
+        assert client.post(reverse("match_create"), data).status_code == 400
+    assert Match.objects.count() == 0
+
+
+def test_private_match_is_hidden_from_strangers(alice, bob, make_user):
+    match = services.create_match(
+        user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
+    )
+    url = reverse("match_detail", args=[match.pk])
+    assert Client().get(url).status_code == 404
+    assert client_for(bob).get(url).status_code == 404
+    assert client_for(bob).get(url + f"?token={match.invite_token}").status_code == 200
+    link = Client().get(reverse("invitation_link", args=[match.invite_token]))
+    assert link.status_code == 302 and match.invite_token in link["Location"]
+    assert Client().get(reverse("invitation_link", args=["nope"])).status_code == 404
+    response = client_for(bob).post(
+        reverse("match_join", args=[match.pk]), {"token": match.invite_token}
+    )
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+
+
+def test_join_leave_invite_and_bots_through_views(alice, bob, carol, make_user):
+    match = services.create_match(user=alice, game_key="nogi", n_seats=4)
+    assert client_for(bob).post(reverse("match_join", args=[match.pk])).status_code == 302
+    response = client_for(alice).post(
+        reverse("match_invite", args=[match.pk]), {"username": "carol"}
+    )
+    assert response.status_code == 302 and match.invitations.get().invited_user == carol
+    assert (
+        client_for(alice)
+        .post(reverse("match_invite", args=[match.pk]), {"username": "ghost"})
+        .status_code
+        == 400
+    )
+    assert client_for(bob).post(reverse("match_leave", args=[match.pk])).status_code == 302
+    assert client_for(bob).post(reverse("match_fill_bots", args=[match.pk])).status_code == 403
+    assert client_for(alice).post(reverse("match_fill_bots", args=[match.pk])).status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE and match.seats.filter(is_bot=True).count() == 3
+
+
+def test_a_move_through_htmx_and_plain_post(started_match, nogi):
+    match = started_match
+    mover = user_to_move(match, nogi)
+    response = client_for(mover).post(act_url(match), legal_post(match, nogi), **HTMX)
+    assert response.status_code == 200
+    assert 'id="match-panel"' in response.content.decode()
+    assert "<html" not in response.content.decode()
+    match.refresh_from_db()
+    assert match.version == 1
+    mover = user_to_move(match, nogi)
+    response = client_for(mover).post(act_url(match), legal_post(match, nogi))
+    assert response.status_code == 302 and response["Location"] == f"/m/{match.pk}/"
+    match.refresh_from_db()
+    assert match.version == 2
+
+
+def test_refusals_are_clear_4xx_and_change_nothing(started_match, nogi, make_user):
+    match = started_match
+    mover = user_to_move(match, nogi)
+    seat = nogi.current_seats(match.state)[0]
+    other = match.seats.exclude(index=seat).first().user
+    good = legal_post(match, nogi)
+    before = snapshot(match)
+    cases = [
+        (Client(), good, 403, "log in"),
+        (client_for(other), good, 403, "not your turn"),
+        (client_for(make_user("eve")), good, 403, "no seat"),
+        (client_for(mover), {**good, "version": 5}, 409, "moved on"),
+        (client_for(mover), {**good, "version": "x"}, 400, "whole number"),
+        (client_for(mover), {**good, "action": "{not json"}, 400, "could not be read"),
+        (client_for(mover), {**good, "action": "[1, 2]"}, 400, "could not be read"),
+        (client_for(mover), {"version": 0}, 400, "required"),
+        (client_for(mover), {**good, "action": '{"type": "use_die", "die": "white"}'}, 400, ""),
+        (client_for(mover), {**good, "action": "x" * 5000}, 400, "at most"),
+    ]
+    for client, data, status, text in cases:
+        for extra in ({}, HTMX):
+            response = client.post(act_url(match), data, **extra)
+            assert response.status_code == status, (data, extra, response.status_code)
+            body = response.content.decode()
+            assert text.lower() in body.lower()
+            assert 'class="error"' in body
+            assert snapshot(match) == before
+
+
+def test_missing_csrf_is_refused(started_match, nogi):
+    match = started_match
+    mover = user_to_move(match, nogi)
+    before = snapshot(match)
+    client = client_for(mover, enforce_csrf_checks=True)
+    response = client.post(act_url(match), legal_post(match, nogi))
+    assert response.status_code == 403
+    assert snapshot(match) == before
+
+
+def test_get_on_the_action_url_is_refused(started_match, nogi):
+    mover = user_to_move(started_match, nogi)
+    assert client_for(mover).get(act_url(started_match)).status_code == 405
+
+
+def test_finished_match_refuses_moves(started_match, nogi):
+    match = started_match
+    mover = user_to_move(match, nogi)
+    data = legal_post(match, nogi)
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+    before = snapshot(match)
+    response = client_for(mover).post(act_url(match), data, **HTMX)
+    assert response.status_code == 409 and "over" in response.content.decode()
+    assert snapshot(match) == before
+
+
+def test_poll_answers_204_until_something_changes(started_match, nogi, alice):
+    match = started_match
+    url = reverse("match_panel", args=[match.pk])
+    client = client_for(alice)
+    assert client.get(url, {"since": 0}).status_code == 204
+    mover = user_to_move(match, nogi)
+    client_for(mover).post(act_url(match), legal_post(match, nogi))
+    response = client.get(url, {"since": 0})
+    assert response.status_code == 200
+    assert 'data-version="1"' in response.content.decode()
+    assert client.get(url, {"since": 1}).status_code == 204
+    assert client.get(url, {"since": "garbage"}).status_code == 200
+
+
+def test_choices_build_an_action_in_clicks(started_match, nogi):
+    match = started_match
+    mover = user_to_move(match, nogi)
+    seat = nogi.current_seats(match.state)[0]
+    client = client_for(mover)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    top = set(re.findall(r'data-path="([^".]+)"', page))
+    rolled = {f"die-{die}" for die, status in match.state["dice"].items() if status == "pool"}
+    assert top == rolled
+    legal = nogi.legal_actions(match.state, seat)
+    white = [a for a in legal if a["die"] == "white"]
+    panel = client.get(reverse("match_panel", args=[match.pk]), {"path": "die-white"}).content
+    deeper = set(re.findall(r'data-path="die-white\.([^"]+)"', panel.decode()))
+    assert deeper and len(deeper) <= len(white)
+    forged = client.get(reverse("match_panel", args=[match.pk]), {"path": "die-red.k"}).content
+    assert set(re.findall(r'data-path="([^".]+)"', forged.decode())) == rolled
+
+
+def test_spectator_sees_the_board_but_no_choices(started_match):
+    page = Client().get(reverse("match_detail", args=[started_match.pk])).content.decode()
+    assert "<svg" in page and 'id="choices"' not in page and 'id="my-secrets"' not in page
+    assert started_match.seed_hash in page and started_match.seed not in page
+
+
+def test_finished_match_reveals_seed_and_verifies(started_match, nogi):
+    match = started_match
+    from tests.conftest import play_one
+
+    for i in range(500):
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            break
+        play_one(match, nogi, choose=i * 3)
+    page = Client().get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert match.seed in page
+    verify = Client().get(reverse("match_verify", args=[match.pk])).content.decode()
+    assert "Verified: this match was played exactly as logged." in verify
+    log = Client().get(reverse("match_log", args=[match.pk]))
+    assert log.status_code == 200 and log.content.decode().count("<li value=") == match.version
+
+
+def test_healthz():
+    assert Client().get("/healthz").content == b"ok"
