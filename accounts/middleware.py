@@ -11,12 +11,13 @@ class ProfilePreferencesMiddleware:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            profile = getattr(user, "profile", None)
-            if profile is not None:
-                translation.activate(profile.language)
-                request.LANGUAGE_CODE = profile.language
-                timezone.activate(zoneinfo.ZoneInfo(profile.timezone))
-        else:
+        profile = getattr(user, "profile", None) if user and user.is_authenticated else None
+        if profile is not None:
+            translation.activate(profile.language)
+            request.LANGUAGE_CODE = profile.language
+            timezone.activate(zoneinfo.ZoneInfo(profile.timezone))
+        try:
+            return self.get_response(request)
+        finally:
+            # The zone is per request: never let it leak into the next one on this thread.
             timezone.deactivate()
-        return self.get_response(request)

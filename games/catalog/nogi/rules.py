@@ -774,7 +774,7 @@ def _place_last_knights(state: State, events: list[Event]) -> None:
     if not remaining:
         return
     space = len(state["castle"])
-    state["castle"].append(remaining)
+    state["castle"].append(remaining[:1])
     for knight in remaining:
         del state["board"][knight]
         state["dice"][knight] = BOXED
