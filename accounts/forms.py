@@ -1,9 +1,13 @@
 from django import forms
 
-from accounts.models import Profile
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import TIMEZONE_CHOICES, Profile
 
 
 class ProfileForm(forms.ModelForm):
+    timezone = forms.ChoiceField(label=_("time zone"), choices=TIMEZONE_CHOICES)
+
     class Meta:
         model = Profile
         fields = [

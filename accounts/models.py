@@ -23,9 +23,9 @@ class Profile(models.Model):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
     )
-    timezone = models.CharField(
-        _("time zone"), max_length=64, choices=TIMEZONE_CHOICES, default="UTC"
-    )
+    # Validated against the zone database by the profile form; not stored as
+    # model choices so a tzdata update never needs a migration.
+    timezone = models.CharField(_("time zone"), max_length=64, default="UTC")
     email_your_turn = models.CharField(
         _("it is my turn"), max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE
     )

@@ -50,7 +50,9 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
     weights = colour_weights(view)
     scores = [score_action(view, action, weights) for action in legal]
     best = max(scores)
-    candidates = [action for action, score in zip(legal, scores) if score >= best - 1e-9]
+    candidates = [
+        action for action, score in zip(legal, scores, strict=True) if score >= best - 1e-9
+    ]
     return rng.choice(candidates)
 
 

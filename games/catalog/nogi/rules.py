@@ -207,7 +207,9 @@ class NogiGame:
             dragon=C.DRAGON_START,
             dragon_stack=dragon_stack,
             dragon_revealed=[],
-            bunnies={str(field): value for field, value in zip(C.BUNNY_FIELDS, bunny_values)},
+            bunnies={
+                str(field): value for field, value in zip(C.BUNNY_FIELDS, bunny_values, strict=True)
+            },
             collected=[[] for _ in range(n_players)],
             shields=shields,
             dice=dict.fromkeys(C.DICE, POOL),
@@ -774,7 +776,7 @@ def _place_last_knights(state: State, events: list[Event]) -> None:
     if not remaining:
         return
     space = len(state["castle"])
-    state["castle"].append(remaining[:1])
+    state["castle"].append(remaining)
     for knight in remaining:
         del state["board"][knight]
         state["dice"][knight] = BOXED
