@@ -243,3 +243,24 @@ def next_match_waiting(user, exclude: int | None = None) -> Match | None:
         if row.my_turn and row.match.pk != exclude:
             return row.match
     return None
+
+
+def public_log(match: Match) -> dict[str, Any]:
+    """What anyone may download: the actions (public), never the events
+    (which may hold private details); the seed only once the match is over."""
+    return {
+        "match": match.pk,
+        "game": match.game_key,
+        "rules_version": match.rules_version,
+        "options": match.options,
+        "n_seats": match.n_seats,
+        "seed_sha256": match.seed_hash,
+        "seed": match.seed if match.seed_revealed else None,
+        "status": match.status,
+        "moves": [
+            {"seq": seq, "seat": seat, "action": action}
+            for seq, seat, action in match.moves.order_by("seq").values_list(
+                "seq", "seat", "action"
+            )
+        ],
+    }

@@ -15,5 +15,6 @@ urlpatterns = [
     path("m/<int:pk>/bots/", views.match_fill_bots, name="match_fill_bots"),
     path("m/<int:pk>/log/", views.match_log, name="match_log"),
     path("m/<int:pk>/verify/", views.match_verify, name="match_verify"),
+    path("m/<int:pk>/log.json", views.match_log_json, name="match_log_json"),
     path("invite/<str:token>/", views.invitation_link, name="invitation_link"),
 ]

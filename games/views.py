@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -211,6 +211,14 @@ def match_verify(request, pk: int):
     match = selectors.get_match_for(pk, request.user)
     report = verify_match(match) if match.seed_revealed else None
     return render(request, "games/match_verify.html", {"match": match, "report": report})
+
+
+@require_GET
+def match_log_json(request, pk: int):
+    """The public move log as JSON, with the seed once the match is over, so
+    anyone can replay it with their own copy of the rules."""
+    match = selectors.get_match_for(pk, request.user)
+    return JsonResponse(selectors.public_log(match), json_dumps_params={"indent": 1})
 
 
 @require_GET

@@ -263,5 +263,33 @@ def test_finished_match_reveals_seed_and_verifies(started_match, nogi):
     assert log.status_code == 200 and log.content.decode().count("<li value=") == match.version
 
 
+def test_public_log_json_reveals_the_seed_only_at_the_end(started_match, nogi):
+    from tests.conftest import play_one
+
+    match = started_match
+    play_one(match, nogi)
+    data = Client().get(reverse("match_log_json", args=[match.pk])).json()
+    assert data["seed"] is None and data["seed_sha256"] == match.seed_hash
+    assert [m["seq"] for m in data["moves"]] == [1]
+    assert "events" not in data["moves"][0]
+    for i in range(500):
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            break
+        play_one(match, nogi, choose=i)
+    data = Client().get(reverse("match_log_json", args=[match.pk])).json()
+    assert data["seed"] == match.seed
+    from games.engine.replay import replay
+
+    rebuilt = replay(
+        nogi,
+        data["n_seats"],
+        data["options"],
+        data["seed"],
+        [(m["seat"], m["action"]) for m in data["moves"]],
+    )
+    assert rebuilt == match.state
+
+
 def test_healthz():
     assert Client().get("/healthz").content == b"ok"

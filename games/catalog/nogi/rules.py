@@ -350,6 +350,19 @@ class NogiGame:
             f"The {die} die cannot be used that way: check which knight(s) it moves."
         )
 
+    def opening_events(self, state: State) -> list[Event]:
+        """The events of the first turn start, rebuilt from a fresh ``setup`` state.
+
+        ``setup`` returns only a state, so the first player's roll has no move
+        to be logged with; the web layer may log these instead. The first turn
+        never starts with a dragon attack (all 8 dice are in the pool).
+        """
+        seat = state["first_seat"]
+        return [
+            {"type": "turn_started", "seat": seat, "turn": 1},
+            {"type": "dice_rolled", "seat": seat, "faces": _clone(state["roll"])},
+        ]
+
     def begin_turn(self, state: State) -> tuple[State, list[Event]]:
         """Start the active seat's turn on a copy: dragon check (A.5), then the roll.
 
