@@ -268,3 +268,62 @@ def test_attack_that_ends_the_game_skips_the_roll():
     assert of_type(events, "castle_placed") == [
         {"type": "castle_placed", "knights": ["yellow", "pink"], "space": 2, "points": 3}
     ]
+
+
+def test_c17_the_dragon_leaves_bunnies_alone():
+    board = {
+        "yellow": 20,
+        "green": 20,
+        "orange": 22,
+        "purple": 22,
+        "blue": 24,
+        "pink": 24,
+        "black": 26,
+    }
+    state = build_state(
+        3, board=board, dragon=12, aside=all_aside_but("white"), dragon_stack=[5, 3], roll=None
+    )
+    new, _ = start_turn(state)
+    assert new["dragon"] == 17  # stopped on the bunny field, passing nothing else
+    assert new["bunnies"] == {"17": 1, "21": 2, "25": 1, "30": 1, "36": 2}
+    new["dice"] = {die: ("aside" if die != "white" else "pool") for die in C.DICE}
+    again, _ = start_turn(new)
+    assert again["dragon"] == 20  # the next token 3 walks over nothing but field 18, 19
+    assert again["bunnies"]["17"] == 1
+    assert again["collected"] == [[], [], []]
+
+
+def test_c9_a_defeat_can_drain_the_pool_and_trigger_the_next_attack():
+    board = {
+        "green": 13,
+        "pink": 13,
+        "yellow": 15,
+        "orange": 15,
+        "purple": 18,
+        "blue": 20,
+        "black": 22,
+    }
+    state = build_state(
+        3,
+        board=board,
+        dragon=13,
+        aside=all_aside_but("white", "green", "pink"),
+        dragon_stack=[3],
+        roll={"white": ("NUM_ANY", 4), "green": ("NUM", 2), "pink": ("NUM", 2)},
+    )
+    new, events = GAME.apply(state, 0, {"type": "use_die", "die": "white", "knight": "pink"})
+    assert types(events) == [
+        "die_used",
+        "knight_moved",
+        "bunny_rescued",
+        "bunny_value",
+        "knight_defeated",
+        "turn_started",
+        "dragon_attack",
+        "dice_rolled",
+    ]
+    assert new["defeated"] == ["green"]
+    attack = of_type(events, "dragon_attack")[0]
+    assert (attack["seat"], attack["token"], attack["from"], attack["to"]) == (1, 3, 13, 15)
+    assert new["dragon"] == 15  # stopped on the yellow-orange pair: a standoff
+    assert sorted(new["roll"]) == sorted(d for d in C.DICE if d != "green")

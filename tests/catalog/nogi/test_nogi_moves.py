@@ -661,3 +661,10 @@ def test_malformed_actions_are_refused_and_change_nothing(action):
 def test_passing_is_not_allowed():
     state = build_state(3, roll={"green": ("NUM", 3)})
     assert all(action["type"] == "use_die" for action in GAME.legal_actions(state, 0))
+
+
+def test_c2_knights_pass_each_other_and_share_fields():
+    state = build_state(3, board={"blue": 13, "pink": 11}, roll={"yellow": ("NUM", 3)})
+    new, _ = play(state, use("yellow", "yellow"))
+    assert new["board"]["yellow"] == 13 and new["board"]["blue"] == 13
+    assert new["board"]["pink"] == 11

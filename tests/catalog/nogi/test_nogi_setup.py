@@ -175,3 +175,11 @@ def test_setup_refuses_bad_player_counts(n_players):
 def test_setup_refuses_unknown_options():
     with pytest.raises(IllegalAction):
         GAME.setup(3, {"first_player": "youngest"}, "bad")
+
+
+def test_opening_events_repeat_the_first_roll():
+    state = GAME.setup(3, {}, "opening")
+    assert GAME.opening_events(state) == [
+        {"type": "turn_started", "seat": state["first_seat"], "turn": 1},
+        {"type": "dice_rolled", "seat": state["first_seat"], "faces": state["roll"]},
+    ]
