@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import presenters
 from games.engine import registry
-from games.models import Match, MatchStatus, Move, Seat, Visibility
+from games.models import TIME_PER_MOVE_CHOICES, Match, MatchStatus, Move, Seat, Visibility
 
 LOG_TAIL = 30
 
@@ -117,6 +117,7 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
         "me": me,
         "names": names,
         "option_rows": option_rows(game, match.options),
+        "time_per_move_label": time_per_move_label(match.time_per_move),
     }
     if match.state is None:
         context.update(seat_rows=[], board=None, choices=None, log=[])
@@ -150,6 +151,10 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
     return context
 
 
+def time_per_move_label(duration) -> str:
+    return str(dict(TIME_PER_MOVE_CHOICES).get(duration, duration))
+
+
 def option_rows(game, options: dict) -> list[tuple[str, str]]:
     rows = []
     for option in game.options:
@@ -176,6 +181,7 @@ class MatchRow:
     players: list[str]
     my_turn: bool
     free_seats: int
+    time_per_move: str
 
 
 def _row(match: Match, user=None) -> MatchRow:
@@ -191,6 +197,7 @@ def _row(match: Match, user=None) -> MatchRow:
         players=[seat_name(s) for s in seats],
         my_turn=my_turn,
         free_seats=match.n_seats - len(seats),
+        time_per_move=time_per_move_label(match.time_per_move),
     )
 
 
