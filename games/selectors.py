@@ -12,10 +12,19 @@ from typing import Any
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import presenters
 from games.engine import registry
-from games.models import TIME_PER_MOVE_CHOICES, Match, MatchStatus, Move, Seat, Visibility
+from games.models import (
+    TIME_PER_MOVE_CHOICES,
+    ActorKind,
+    Match,
+    MatchStatus,
+    Move,
+    Seat,
+    Visibility,
+)
 
 LOG_TAIL = 30
 
@@ -57,7 +66,7 @@ def get_match_for(pk: int, user, token: str | None = None) -> Match:
 
 def seat_name(seat: Seat) -> str:
     if seat.user_id is None:
-        return f"Bot {seat.index + 1}"
+        return _("Bot %(n)s") % {"n": seat.index + 1}
     profile = getattr(seat.user, "profile", None)
     name = profile.name if profile else seat.user.username
     return f"{name} (bot)" if seat.played_by_bot else name
@@ -79,6 +88,7 @@ class LogLine:
     seq: int
     seat_name: str
     actor_kind: str
+    actor_label: str
     created_at: Any
     sentences: list[str] = field(default_factory=list)
 
@@ -95,6 +105,7 @@ def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list
             seq=move.seq,
             seat_name=names[move.seat] if move.seat < len(names) else "?",
             actor_kind=move.actor_kind,
+            actor_label=str(ActorKind(move.actor_kind).label),
             created_at=move.created_at,
         )
         for event in visible_events(move.events, viewer):
@@ -237,11 +248,14 @@ def my_finished_matches(user, limit: int = 20) -> list[MatchRow]:
 
 
 def my_invitations(user) -> list[Match]:
-    return list(
+    matches = list(
         Match.objects.filter(invitations__invited_user=user, status=MatchStatus.OPEN)
         .exclude(seats__user=user)
         .select_related("created_by")
     )
+    for match in matches:
+        match.title = registry.get(match.game_key).title
+    return matches
 
 
 def next_match_waiting(user, exclude: int | None = None) -> Match | None:

@@ -33,6 +33,11 @@ COLOUR_HEX = {
     "black": "#222222",
     "white": "#ffffff",
 }
+DIE_STATUS = {
+    "pool": gettext_lazy("rolled"),
+    "aside": gettext_lazy("set aside"),
+    "boxed": gettext_lazy("out of the game"),
+}
 INK_ON = {"yellow": "#222", "white": "#222", "pink": "#222", "orange": "#222"}
 
 # Board geometry: a serpentine track of 36 fields in 4 rows of 9, the dragon
@@ -174,7 +179,7 @@ def board_context(view: dict, viewer: int | None, names: list[str]) -> dict:
         rolled = view["roll"].get(colour)
         text = face_text(rolled) if rolled and status == "pool" else ""
         title = f"{colour_name(colour)}: " + (
-            face_sentence(rolled) if rolled and status == "pool" else _(status)
+            face_sentence(rolled) if rolled and status == "pool" else str(DIE_STATUS[status])
         )
         dice.append(
             Die(
