@@ -9,6 +9,10 @@ from django.utils.translation import gettext_lazy as _
 TIMEZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
+MAX_REMINDER_HOURS = 72
+VACATION_DAYS_PER_YEAR = 30
+
+
 class Delivery(models.TextChoices):
     IMMEDIATE = "immediate", _("Immediately")
     DIGEST = "digest", _("In a daily digest")
@@ -48,9 +52,44 @@ class Profile(models.Model):
         default=Delivery.IMMEDIATE,
     )
 
+    # Hours before a deadline at which to remind, largest first, e.g. "24,2".
+    reminder_hours = models.CharField(
+        _("remind me this many hours before my time runs out"),
+        max_length=40,
+        default="24,2",
+        help_text=_("Comma-separated, e.g. 24,2. Leave empty for no reminders."),
+    )
+    vacation_until = models.DateTimeField(_("on vacation until"), null=True, blank=True)
+
     def __str__(self):
         return self.name
+
+    def reminder_offsets(self) -> list[int]:
+        """The reminder ladder in hours, largest first; bad entries are ignored."""
+        hours = set()
+        for part in self.reminder_hours.split(","):
+            part = part.strip()
+            if part.isdigit() and 0 < int(part) <= MAX_REMINDER_HOURS:
+                hours.add(int(part))
+        return sorted(hours, reverse=True)
 
     @property
     def name(self) -> str:
         return self.display_name or self.user.username
+
+
+class VacationPeriod(models.Model):
+    """A declared vacation: while it lasts the player's clocks stop everywhere.
+    Periods are kept to count the yearly allowance."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-starts_at"]
+
+    def __str__(self):
+        return f"{self.user} {self.starts_at:%Y-%m-%d}–{self.ends_at:%Y-%m-%d}"

@@ -9,6 +9,7 @@ ALLOWED_HOSTS and DEBUG=false; see docs/operations.md.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -71,6 +72,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.bell",
             ],
         },
     },
@@ -167,6 +169,14 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 600.0},
+    "daily-digests": {
+        "task": "games.tasks.send_daily_digests",
+        "schedule": crontab(hour=env.int("SMOKI_DIGEST_HOUR", default=7), minute=0),
+    },
+}
 
 # Content Security Policy: only our own scripts and styles, nothing inline
 # without the per-request nonce.

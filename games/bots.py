@@ -13,12 +13,13 @@ def bot_module(game_key: str):
     return importlib.import_module(f"games.catalog.{game_key}.bot")
 
 
-def bot_seats_to_act(match, game) -> list:
+def bot_seats_to_act(match, game, seats=None) -> list:
     """The bot-played seats the rules are waiting on now."""
     waiting = set(game.current_seats(match.state))
     if not waiting:
         return []
-    return [seat for seat in match.seats.all() if seat.index in waiting and seat.played_by_bot]
+    seats = match.seats.all() if seats is None else seats
+    return [seat for seat in seats if seat.index in waiting and seat.played_by_bot]
 
 
 def choose_action(match, game, seat) -> dict:

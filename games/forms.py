@@ -6,7 +6,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import registry
-from games.models import TIME_PER_MOVE_CHOICES, Visibility
+from games.models import (
+    TIME_BANK_CHOICES,
+    TIME_BANK_INCREMENT_CHOICES,
+    TIME_PER_MOVE_CHOICES,
+    TimeoutPolicy,
+    Visibility,
+)
 
 MAX_ACTION_BYTES = 4096
 
@@ -29,8 +35,12 @@ class InviteForm(forms.Form):
     username = forms.CharField(max_length=150, label=_("Username"))
 
 
+def _seconds(choices):
+    return [(int(d.total_seconds()), label) for d, label in choices]
+
+
 def _duration_choices():
-    return [(int(d.total_seconds()), label) for d, label in TIME_PER_MOVE_CHOICES]
+    return _seconds(TIME_PER_MOVE_CHOICES)
 
 
 class CreateMatchForm(forms.Form):
@@ -42,6 +52,32 @@ class CreateMatchForm(forms.Form):
     time_per_move = forms.TypedChoiceField(
         label=_("Time per move"), coerce=int, choices=_duration_choices, initial=3 * 86400
     )
+    time_bank = forms.TypedChoiceField(
+        label=_("Time bank"),
+        coerce=int,
+        choices=lambda: _seconds(TIME_BANK_CHOICES),
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=_("A reserve spent when a move takes longer than the time per move."),
+    )
+    time_bank_increment = forms.TypedChoiceField(
+        label=_("Added to the bank after each move"),
+        coerce=int,
+        choices=lambda: _seconds(TIME_BANK_INCREMENT_CHOICES),
+        initial=0,
+        required=False,
+        empty_value=0,
+    )
+    timeout_policy = forms.ChoiceField(
+        label=_("When a player runs out of time"),
+        choices=TimeoutPolicy.choices,
+        initial=TimeoutPolicy.BOT_STRIKES,
+        required=False,
+    )
+
+    def clean_timeout_policy(self):
+        return self.cleaned_data.get("timeout_policy") or TimeoutPolicy.BOT_STRIKES
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

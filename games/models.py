@@ -36,6 +36,28 @@ TIME_PER_MOVE_CHOICES = [
 ]
 
 
+class TimeoutPolicy(models.TextChoices):
+    BOT_STRIKES = "bot_strikes", _("A bot moves for the late player, who gets a strike")
+    LOSS = "loss", _("Loss on time (two players only)")
+
+
+TIME_BANK_CHOICES = [
+    (timedelta(0), _("No time bank")),
+    (timedelta(days=1), _("1 day")),
+    (timedelta(days=3), _("3 days")),
+    (timedelta(days=7), _("7 days")),
+    (timedelta(days=14), _("14 days")),
+]
+TIME_BANK_INCREMENT_CHOICES = [
+    (timedelta(0), _("Nothing")),
+    (timedelta(hours=1), _("1 hour")),
+    (timedelta(hours=6), _("6 hours")),
+    (timedelta(hours=12), _("12 hours")),
+    (timedelta(days=1), _("1 day")),
+]
+STRIKES_BEFORE_BOT = 3
+
+
 class Match(models.Model):
     game_key = models.CharField(max_length=32, db_index=True)
     rules_version = models.PositiveIntegerField()
@@ -54,7 +76,21 @@ class Match(models.Model):
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
     time_per_move = models.DurationField(default=timedelta(days=3))
+    # An optional reserve each seat starts with, spent when a move takes longer
+    # than the time per move, and topped up by the increment after each move.
+    time_bank = models.DurationField(default=timedelta(0))
+    time_bank_increment = models.DurationField(default=timedelta(0))
+    timeout_policy = models.CharField(
+        max_length=12, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT_STRIKES
+    )
+    # The clock of the current turn: when it began and how long it was paused
+    # (vacations). deadline = start + paused + time per move + the seat's bank.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_paused = models.DurationField(default=timedelta(0))
     deadline = models.DateTimeField(null=True, blank=True)
+    # When the sweep must next look at this match: the earliest unsent
+    # reminder or the deadline. Null when nobody is to move.
+    wake_at = models.DateTimeField(null=True, blank=True)
     invite_token = models.CharField(max_length=32, unique=True)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
@@ -74,6 +110,11 @@ class Match(models.Model):
                 name="match_active_deadline",
                 condition=Q(status="active", deadline__isnull=False),
             ),
+            models.Index(
+                fields=["wake_at"],
+                name="match_active_wake_at",
+                condition=Q(status="active", wake_at__isnull=False),
+            ),
         ]
 
     def __str__(self):
@@ -86,6 +127,13 @@ class Match(models.Model):
     @property
     def seed_revealed(self) -> bool:
         return self.is_over
+
+    @property
+    def stamp(self) -> str:
+        """Changes whenever anything a page shows of the match may have changed."""
+        return (
+            f"{self.version}-{self.status}-{self.deadline.timestamp() if self.deadline else 0:.0f}"
+        )
 
 
 class SeatStatus(models.TextChoices):
@@ -109,6 +157,10 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, default="heuristic")
     joined_at = models.DateTimeField(auto_now_add=True)
     strikes = models.PositiveSmallIntegerField(default=0)
+    bank_left = models.DurationField(default=timedelta(0))
+    # The last time this player opened the match page (not a background poll):
+    # a "your turn" email is not sent to someone who was just looking.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=SeatStatus.choices, default=SeatStatus.PLAYING)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
@@ -198,3 +250,66 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"{self.invited_user} to {self.match}"
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", _("It is your turn")
+    REMINDER = "reminder", _("Your time is running out")
+    TIMED_OUT = "timed_out", _("You ran out of time")
+    MATCH_STARTED = "match_started", _("A match started")
+    MATCH_FINISHED = "match_finished", _("A match finished")
+    INVITATION = "invitation", _("You are invited")
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting to be sent")
+    SENDING = "sending", _("Being sent")
+    SENT = "sent", _("Sent")
+    FAILED = "failed", _("Failed")
+    DIGEST = "digest", _("Waiting for the daily digest")
+    IN_DIGEST = "in_digest", _("Sent in a digest")
+    SKIPPED = "skipped", _("Not emailed")
+
+
+class Notification(models.Model):
+    """An outbox row: written in the same transaction as the change that causes
+    it, unique per (user, match, kind, version, tag) so it exists once, then
+    delivered by a worker that records the outcome. It is also the in-app
+    notification behind the bell."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=16, choices=NotificationKind.choices)
+    version = models.PositiveIntegerField()
+    # Distinguishes several notifications of one kind at one version, e.g. the
+    # 24-hour and the 2-hour reminder.
+    tag = models.CharField(max_length=16, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(
+        max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match", "kind", "version", "tag"], name="notification_once"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user", "created_at"],
+                name="notification_unread",
+                condition=Q(read_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} to {self.user} for {self.match}"

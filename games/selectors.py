@@ -22,6 +22,7 @@ from games.models import (
     Match,
     MatchStatus,
     Move,
+    Notification,
     Seat,
     Visibility,
 )
@@ -285,3 +286,16 @@ def public_log(match: Match) -> dict[str, Any]:
             )
         ],
     }
+
+
+def unread_count(user) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def recent_notifications(user, limit: int = 50) -> list:
+    from games import notifications
+
+    rows = list(Notification.objects.filter(user=user).select_related("match")[:limit])
+    for row in rows:
+        row.text = notifications.message_context(row)["subject"]
+    return rows

@@ -10,7 +10,7 @@ so it only ever sees committed moves.
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots
+from games import bots, clock, notifications
 from games.engine import registry
 from games.engine.base import IllegalAction, resolve_options
 from games.engine.rng import seed_hash
@@ -28,8 +28,12 @@ from games.models import (
     Match,
     MatchStatus,
     Move,
+    STRIKES_BEFORE_BOT,
+    Notification,
+    NotificationKind,
     Seat,
     SeatStatus,
+    TimeoutPolicy,
     Visibility,
 )
 
@@ -67,6 +71,9 @@ def create_match(
     options: dict[str, Any] | None = None,
     visibility: str = Visibility.PUBLIC,
     time_per_move: timedelta = timedelta(days=3),
+    time_bank: timedelta = timedelta(0),
+    time_bank_increment: timedelta = timedelta(0),
+    timeout_policy: str = TimeoutPolicy.BOT_STRIKES,
 ) -> Match:
     try:
         game = registry.get(game_key)
@@ -81,6 +88,12 @@ def create_match(
         options = resolve_options(game, options)
     except IllegalAction as error:
         raise ServiceError(error.message) from None
+    if timeout_policy not in TimeoutPolicy.values:
+        raise ServiceError(_("Unknown timeout policy."))
+    if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
+        raise ServiceError(_("Loss on time is only for two-player matches."))
+    if min(time_per_move, time_bank, time_bank_increment) < timedelta(0):
+        raise ServiceError(_("Times cannot be negative."))
     seed = secrets.token_hex(16)
     with transaction.atomic():
         match = Match.objects.create(
@@ -92,6 +105,9 @@ def create_match(
             seed_hash=seed_hash(seed),
             visibility=visibility,
             time_per_move=time_per_move,
+            time_bank=time_bank,
+            time_bank_increment=time_bank_increment,
+            timeout_policy=timeout_policy,
             invite_token=secrets.token_urlsafe(12),
             created_by=user,
         )
@@ -163,9 +179,12 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
         raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
     if match.seats.filter(user=invitee).exists():
         raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
-    invitation, _created = Invitation.objects.get_or_create(
-        match=match, invited_user=invitee, defaults={"invited_by": user}
-    )
+    with transaction.atomic():
+        invitation, created = Invitation.objects.get_or_create(
+            match=match, invited_user=invitee, defaults={"invited_by": user}
+        )
+        if created:
+            notifications.queue(invitee, match, NotificationKind.INVITATION, version=0)
     return invitation
 
 
@@ -191,9 +210,14 @@ def _start(match: Match) -> None:
     match.status = MatchStatus.ACTIVE
     match.started_at = timezone.now()
     match.version = 0
-    _settle_after_change(match, game)
+    Seat.objects.filter(match=match).update(bank_left=match.time_bank)
+    seats = _seats(match)
+    for seat in seats:
+        if not seat.played_by_bot:
+            notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)
+    _settle_after_change(match, game, seats)
     match.save()
-    _after_commit(match, game)
+    _after_commit(match, game, seats)
 
 
 # -- Playing -----------------------------------------------------------------
@@ -222,7 +246,8 @@ def submit_action(
             raise Conflict(
                 _("This match is over.") if match.is_over else _("This match has not started.")
             )
-        seat = _acting_seat(match, user, seat_index, actor_kind)
+        seats = _seats(match)
+        seat = _acting_seat(seats, user, seat_index, actor_kind)
         if expected_version != match.version:
             raise StaleVersion(
                 _("The game moved on while you were deciding. Here is the current position.")
@@ -236,7 +261,7 @@ def submit_action(
             raise ServiceError(error.message) from None
         match.state = new_state
         match.version += 1
-        _settle_after_change(match, game)
+        _settle_after_change(match, game, seats, mover=seat)
         match.save()
         move = Move.objects.create(
             match=match,
@@ -248,21 +273,21 @@ def submit_action(
             actor=user if user is not None and user.is_authenticated else None,
         )
         if queue_bots:
-            _after_commit(match, game)
+            _after_commit(match, game, seats)
     return move
 
 
-def _acting_seat(match: Match, user, seat_index: int | None, actor_kind: str) -> Seat:
+def _acting_seat(seats: list[Seat], user, seat_index: int | None, actor_kind: str) -> Seat:
     if actor_kind == ActorKind.PLAYER:
         if user is None or not user.is_authenticated:
             raise Forbidden(_("Please log in to play."))
-        seat = match.seats.filter(user=user).first()
+        seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Forbidden(_("You have no seat in this match."))
         if seat.status != SeatStatus.PLAYING:
             raise Forbidden(_("Your seat is no longer yours to play."))
         return seat
-    seat = match.seats.filter(index=seat_index).first()
+    seat = next((s for s in seats if s.index == seat_index), None)
     if seat is None:
         raise ServiceError(_("There is no such seat."))
     if actor_kind == ActorKind.BOT and not seat.played_by_bot:
@@ -270,24 +295,60 @@ def _acting_seat(match: Match, user, seat_index: int | None, actor_kind: str) ->
     return seat
 
 
-def _settle_after_change(match: Match, game) -> None:
-    """Set the clock, or close the match and record ranks if the game has ended."""
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("user__profile").order_by("index"))
+
+
+def _settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | None = None) -> None:
+    """After a change of state: charge the mover's clock, then start the next
+    turn's clock and tell the players to move, or close the match."""
+    now = timezone.now()
+    if mover is not None and clock.charge_bank(match, mover, now):
+        mover.save(update_fields=["bank_left"])
     outcome = game.result(match.state)
-    if outcome is None:
-        match.deadline = timezone.now() + match.time_per_move
+    if outcome is not None:
+        _finish(match, seats, outcome.ranks, outcome.scores, outcome.to_json())
         return
+    waiting = game.current_seats(match.state)
+    clock.start_turn(match, clock.waiting_seat(match, seats, waiting), now)
+    for seat in seats:
+        if seat.index in waiting and not seat.played_by_bot:
+            notifications.queue(
+                seat.user, match, NotificationKind.YOUR_TURN, seat=seat, surely_new=True
+            )
+
+
+def _finish(match: Match, seats: list[Seat], ranks, scores, result: dict) -> None:
+    """Close the match. Seats that lost their place to the bot after too many
+    timeouts are ranked last, below everyone who played on."""
+    dropped = {
+        seat.index for seat in seats if seat.status in (SeatStatus.BOT, SeatStatus.TIMED_OUT)
+    }
+    if dropped:
+        kept = [(ranks[s.index], s.index) for s in seats if s.index not in dropped]
+        new_ranks = list(ranks)
+        for seat in seats:
+            if seat.index in dropped:
+                new_ranks[seat.index] = len(kept) + 1
+            else:
+                new_ranks[seat.index] = 1 + sum(1 for rank, _i in kept if rank < ranks[seat.index])
+        ranks = new_ranks
+        result = {**result, "ranks": ranks, "dropped": sorted(dropped)}
     match.status = MatchStatus.FINISHED
     match.deadline = None
+    match.wake_at = None
     match.finished_at = timezone.now()
-    match.result = outcome.to_json()
-    for seat in match.seats.all():
-        seat.rank = outcome.ranks[seat.index]
-        seat.score = outcome.scores[seat.index]
+    match.result = result
+    for seat in seats:
+        seat.rank = ranks[seat.index]
+        seat.score = scores[seat.index]
         seat.save(update_fields=["rank", "score"])
+        if seat.user_id and seat.status != SeatStatus.BOT:
+            notifications.queue(seat.user, match, NotificationKind.MATCH_FINISHED)
 
 
-def _after_commit(match: Match, game) -> None:
-    if match.status == MatchStatus.ACTIVE and bots.bot_seats_to_act(match, game):
+def _after_commit(match: Match, game, seats: list[Seat]) -> None:
+    if match.status == MatchStatus.ACTIVE and bots.bot_seats_to_act(match, game, seats):
         match_id = match.pk
         transaction.on_commit(lambda: _queue_bot_turns(match_id))
 
@@ -329,3 +390,178 @@ def play_bot_turns(match_id: int, limit: int) -> int:
             continue
         played += 1
     return played
+
+
+def record_visit(match: Match, user) -> None:
+    """The player opened the match page: no "your turn" email for a few minutes.
+    Background polls do not count, so a forgotten tab does not silence email."""
+    if user is not None and user.is_authenticated:
+        Seat.objects.filter(match=match, user=user).update(last_seen_at=timezone.now())
+
+
+def unsubscribe(user_id: int, field: str) -> None:
+    """Stop one kind of email (or all, ``field == "all"``) for a user."""
+    from accounts.models import Delivery, Profile
+
+    fields = sorted(set(notifications.PREFERENCE_FIELD.values())) if field == "all" else [field]
+    Profile.objects.filter(user_id=user_id).update(**{name: Delivery.NEVER for name in fields})
+
+
+def vacation_days_used(user, year: int) -> int:
+    """Whole days of vacation declared in ``year`` (a started day counts)."""
+    from accounts.models import VacationPeriod
+
+    total = timedelta(0)
+    start_of_year = timezone.make_aware(datetime(year, 1, 1))
+    end_of_year = timezone.make_aware(datetime(year + 1, 1, 1))
+    for period in VacationPeriod.objects.filter(
+        user=user, ends_at__gt=start_of_year, starts_at__lt=end_of_year
+    ):
+        total += min(period.ends_at, end_of_year) - max(period.starts_at, start_of_year)
+    return -(-int(total.total_seconds()) // 86400)
+
+
+def start_vacation(user, days: int) -> None:
+    """Stop this player's clocks in every match for ``days`` days."""
+    from accounts.models import VACATION_DAYS_PER_YEAR, VacationPeriod
+
+    now = timezone.now()
+    profile = user.profile
+    if profile.vacation_until and profile.vacation_until > now:
+        raise Conflict(_("You are already on vacation."))
+    left = VACATION_DAYS_PER_YEAR - vacation_days_used(user, now.year)
+    if not 1 <= days <= left:
+        raise ServiceError(
+            _("You can take 1 to %(left)d more vacation days this year.") % {"left": left}
+        )
+    until = now + timedelta(days=days)
+    with transaction.atomic():
+        profile.vacation_until = until
+        profile.save(update_fields=["vacation_until"])
+        VacationPeriod.objects.create(user=user, starts_at=now, ends_at=until)
+        _shift_waiting_clocks(user, until - now, now)
+
+
+def end_vacation(user) -> None:
+    """Come back early: the clocks run again from now."""
+    from accounts.models import VacationPeriod
+
+    now = timezone.now()
+    profile = user.profile
+    until = profile.vacation_until
+    if until is None or until <= now:
+        raise Conflict(_("You are not on vacation."))
+    with transaction.atomic():
+        _shift_waiting_clocks(user, -(until - now), now)
+        profile.vacation_until = now
+        profile.save(update_fields=["vacation_until"])
+        VacationPeriod.objects.filter(user=user, ends_at=until).update(ends_at=now)
+
+
+def _shift_waiting_clocks(user, shift: timedelta, now) -> None:
+    """Pause (or resume) the clock of every turn this player is to move in."""
+    match_ids = Match.objects.filter(
+        status=MatchStatus.ACTIVE, seats__user=user, seats__status=SeatStatus.PLAYING
+    ).values_list("pk", flat=True)
+    for match in Match.objects.select_for_update(no_key=True).filter(pk__in=list(match_ids)):
+        game = registry.get(match.game_key)
+        seats = _seats(match)
+        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
+        if seat is None or seat.user_id != user.pk:
+            continue
+        match.turn_paused = max(timedelta(0), match.turn_paused + shift)
+        clock.refresh(match, seat, now)
+        match.save(update_fields=["turn_paused", "deadline", "wake_at", "updated_at"])
+
+
+def mark_notifications_read(user) -> None:
+    Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())
+
+
+# -- The clock's sweep ----------------------------------------------------------
+
+
+def due_match_ids(now, limit: int = 1000) -> list[int]:
+    """Active matches the sweep must look at now (uses the wake_at partial index)."""
+    return list(
+        Match.objects.filter(status=MatchStatus.ACTIVE, wake_at__isnull=False, wake_at__lte=now)
+        .order_by("wake_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def wake_match(match_id: int, now=None) -> str:
+    """Send due reminders and apply the timeout policy for one match.
+
+    Runs in its own transaction and skips a match whose row another sweeper
+    or a player's move holds, so nothing is done twice; the conditions are
+    checked again under the lock, so a move that committed first wins.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True, no_key=True)
+            .filter(pk=match_id, status=MatchStatus.ACTIVE, wake_at__lte=now)
+            .first()
+        )
+        if match is None:
+            return "skipped"
+        game = registry.get(match.game_key)
+        seats = _seats(match)
+        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
+        if seat is None:
+            match.wake_at = None
+            match.save(update_fields=["wake_at"])
+            return "nobody to move"
+        for hours, when in clock.reminder_times(match, seat):
+            if when <= now:
+                notifications.queue(
+                    seat.user, match, NotificationKind.REMINDER, tag=f"{hours}h", seat=seat
+                )
+        if match.deadline is not None and match.deadline <= now:
+            _time_out(match, game, seats, seat, now)
+            return "timed out"
+        clock.refresh(match, seat, now)
+        match.save(update_fields=["wake_at", "deadline"])
+        return "reminded"
+
+
+def _time_out(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
+    """The seat missed its deadline: apply the match's timeout policy."""
+    if seat.user_id:
+        notifications.queue(seat.user, match, NotificationKind.TIMED_OUT, seat=seat)
+    if match.timeout_policy == TimeoutPolicy.LOSS and match.n_seats == 2:
+        seat.status = SeatStatus.TIMED_OUT
+        seat.save(update_fields=["status"])
+        ranks = [2 if s.index == seat.index else 1 for s in seats]
+        _finish(
+            match,
+            seats,
+            ranks,
+            [None] * len(seats),
+            {
+                "ranks": ranks,
+                "scores": [None] * len(seats),
+                "details": {"reason": "time", "timed_out": seat.index},
+            },
+        )
+        match.save()
+        return
+    seat.strikes += 1
+    if seat.strikes >= STRIKES_BEFORE_BOT:
+        seat.status = SeatStatus.BOT
+    seat.save(update_fields=["strikes", "status"])
+    action = bots.choose_action(match, game, seat)
+    submit_action(
+        match, None, action, match.version, seat_index=seat.index, actor_kind=ActorKind.TIMEOUT
+    )
+
+
+def sweep(now=None, limit: int = 1000) -> dict[str, int]:
+    """One pass of the beat's minute sweep. Returns counts by outcome."""
+    now = now or timezone.now()
+    outcomes: dict[str, int] = {}
+    for match_id in due_match_ids(now, limit):
+        outcome = wake_match(match_id, now)
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes

@@ -17,4 +17,6 @@ urlpatterns = [
     path("m/<int:pk>/verify/", views.match_verify, name="match_verify"),
     path("m/<int:pk>/log.json", views.match_log_json, name="match_log_json"),
     path("invite/<str:token>/", views.invitation_link, name="invitation_link"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("notifications/", views.notification_list, name="notifications"),
 ]

@@ -15,9 +15,10 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors, services
+from games import notifications, selectors, services
 from games.engine import registry
 from games.forms import ActionForm, CreateMatchForm, InviteForm
 from games.verification import verify_match
@@ -56,6 +57,9 @@ def match_create(request):
                     options=form.chosen_options(),
                     visibility=form.cleaned_data["visibility"],
                     time_per_move=timedelta(seconds=form.cleaned_data["time_per_move"]),
+                    time_bank=timedelta(seconds=form.cleaned_data["time_bank"]),
+                    time_bank_increment=timedelta(seconds=form.cleaned_data["time_bank_increment"]),
+                    timeout_policy=form.cleaned_data["timeout_policy"],
                 )
             except services.ServiceError as error:
                 form.add_error(None, error.message)
@@ -76,6 +80,7 @@ def _path(request) -> list[str]:
 def match_detail(request, pk: int):
     token = request.GET.get("token")
     match = selectors.get_match_for(pk, request.user, token)
+    services.record_visit(match, request.user)
     context = selectors.match_panel(match, request.user, _path(request))
     context["token"] = token
     context["invite_form"] = InviteForm()
@@ -86,13 +91,7 @@ def match_detail(request, pk: int):
 def match_panel(request, pk: int):
     """The polled fragment: 204 while nothing changed, the fresh panel otherwise."""
     match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
-    since = request.GET.get("since")
-    if (
-        since is not None
-        and since.isdigit()
-        and int(since) == match.version
-        and "path" not in request.GET
-    ):
+    if request.GET.get("since") == match.stamp and "path" not in request.GET:
         return HttpResponse(status=204)
     context = selectors.match_panel(match, request.user, _path(request))
     return render(request, PANEL, context)
@@ -228,3 +227,29 @@ def invitation_link(request, token: str):
     if match is None:
         return render(request, "games/invalid_link.html", status=404)
     return redirect(reverse("match_detail", args=[match.pk]) + f"?token={token}")
+
+
+@csrf_exempt
+def unsubscribe(request, token: str):
+    """One-click unsubscribe from an email link, no login needed (RFC 8058).
+
+    GET shows a confirmation button; POST (from that button or from a mail
+    client's one-click request) switches the preference to "never".
+    """
+    found = notifications.read_unsubscribe_token(token)
+    if found is None:
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
+    user_id, field = found
+    if request.method == "POST":
+        services.unsubscribe(user_id, field)
+        return render(request, "games/unsubscribe.html", {"done": True, "field": field})
+    return render(request, "games/unsubscribe.html", {"field": field, "token": token})
+
+
+@login_required
+def notification_list(request):
+    """The bell: recent notifications, which are marked read by looking."""
+    rows = selectors.recent_notifications(request.user)
+    response = render(request, "games/notifications.html", {"rows": rows})
+    services.mark_notifications_read(request.user)
+    return response

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,17 +14,91 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Profile',
+            name="Profile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(blank=True, max_length=40, verbose_name='display name')),
-                ('language', models.CharField(choices=[('en', 'English'), ('pl', 'Polski'), ('cs', 'Čeština')], default='en', max_length=8, verbose_name='language')),
-                ('timezone', models.CharField(default='UTC', max_length=64, verbose_name='time zone')),
-                ('email_your_turn', models.CharField(choices=[('immediate', 'Immediately'), ('digest', 'In a daily digest'), ('never', 'Never')], default='immediate', max_length=10, verbose_name='it is my turn')),
-                ('email_reminder', models.CharField(choices=[('immediate', 'Immediately'), ('digest', 'In a daily digest'), ('never', 'Never')], default='immediate', max_length=10, verbose_name='my time is running out')),
-                ('email_match_events', models.CharField(choices=[('immediate', 'Immediately'), ('digest', 'In a daily digest'), ('never', 'Never')], default='immediate', max_length=10, verbose_name='a match starts or ends')),
-                ('email_invitation', models.CharField(choices=[('immediate', 'Immediately'), ('digest', 'In a daily digest'), ('never', 'Never')], default='immediate', max_length=10, verbose_name='I am invited to a match')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='profile', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "display_name",
+                    models.CharField(blank=True, max_length=40, verbose_name="display name"),
+                ),
+                (
+                    "language",
+                    models.CharField(
+                        choices=[("en", "English"), ("pl", "Polski"), ("cs", "Čeština")],
+                        default="en",
+                        max_length=8,
+                        verbose_name="language",
+                    ),
+                ),
+                (
+                    "timezone",
+                    models.CharField(default="UTC", max_length=64, verbose_name="time zone"),
+                ),
+                (
+                    "email_your_turn",
+                    models.CharField(
+                        choices=[
+                            ("immediate", "Immediately"),
+                            ("digest", "In a daily digest"),
+                            ("never", "Never"),
+                        ],
+                        default="immediate",
+                        max_length=10,
+                        verbose_name="it is my turn",
+                    ),
+                ),
+                (
+                    "email_reminder",
+                    models.CharField(
+                        choices=[
+                            ("immediate", "Immediately"),
+                            ("digest", "In a daily digest"),
+                            ("never", "Never"),
+                        ],
+                        default="immediate",
+                        max_length=10,
+                        verbose_name="my time is running out",
+                    ),
+                ),
+                (
+                    "email_match_events",
+                    models.CharField(
+                        choices=[
+                            ("immediate", "Immediately"),
+                            ("digest", "In a daily digest"),
+                            ("never", "Never"),
+                        ],
+                        default="immediate",
+                        max_length=10,
+                        verbose_name="a match starts or ends",
+                    ),
+                ),
+                (
+                    "email_invitation",
+                    models.CharField(
+                        choices=[
+                            ("immediate", "Immediately"),
+                            ("digest", "In a daily digest"),
+                            ("never", "Never"),
+                        ],
+                        default="immediate",
+                        max_length=10,
+                        verbose_name="I am invited to a match",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="profile",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
     ]

@@ -212,13 +212,15 @@ def test_poll_answers_204_until_something_changes(started_match, nogi, alice):
     match = started_match
     url = reverse("match_panel", args=[match.pk])
     client = client_for(alice)
-    assert client.get(url, {"since": 0}).status_code == 204
+    stamp = match.stamp
+    assert client.get(url, {"since": stamp}).status_code == 204
     mover = user_to_move(match, nogi)
     client_for(mover).post(act_url(match), legal_post(match, nogi))
-    response = client.get(url, {"since": 0})
+    response = client.get(url, {"since": stamp})
     assert response.status_code == 200
     assert 'data-version="1"' in response.content.decode()
-    assert client.get(url, {"since": 1}).status_code == 204
+    match.refresh_from_db()
+    assert client.get(url, {"since": match.stamp}).status_code == 204
     assert client.get(url, {"since": "garbage"}).status_code == 200
 
 
