@@ -1,5 +1,4 @@
 from django import forms
-
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIMEZONE_CHOICES, Profile

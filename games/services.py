@@ -23,12 +23,12 @@ from games.engine import registry
 from games.engine.base import IllegalAction, resolve_options
 from games.engine.rng import seed_hash
 from games.models import (
+    STRIKES_BEFORE_BOT,
     ActorKind,
     Invitation,
     Match,
     MatchStatus,
     Move,
-    STRIKES_BEFORE_BOT,
     Notification,
     NotificationKind,
     Seat,
