@@ -57,6 +57,7 @@ class Profile(models.Model):
         _("remind me this many hours before my time runs out"),
         max_length=40,
         default="24,2",
+        blank=True,
         help_text=_("Comma-separated, e.g. 24,2. Leave empty for no reminders."),
     )
     vacation_until = models.DateTimeField(_("on vacation until"), null=True, blank=True)

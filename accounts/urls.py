@@ -4,4 +4,5 @@ from accounts import views
 
 urlpatterns = [
     path("", views.profile_edit, name="profile"),
+    path("vacation/", views.vacation, name="vacation"),
 ]

@@ -1,9 +1,13 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm
+from accounts.forms import ProfileForm, VacationForm
+from accounts.models import VACATION_DAYS_PER_YEAR
+from games import services
 
 
 @login_required
@@ -13,4 +17,54 @@ def profile_edit(request):
         form.save()
         messages.success(request, _("Your profile was saved."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(
+        request,
+        "accounts/profile.html",
+        _context(request, form),
+        status=400 if form.errors else 200,
+    )
+
+
+def _context(request, form, vacation_form=None):
+    now = timezone.now()
+    until = request.user.profile.vacation_until
+    used = services.vacation_days_used(request.user, now.year)
+    return {
+        "form": form,
+        "vacation_form": vacation_form or VacationForm(),
+        "on_vacation_until": until if until and until > now else None,
+        "vacation_days_left": max(0, VACATION_DAYS_PER_YEAR - used),
+    }
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """Start a vacation (all clocks stop) or come back early."""
+    if "end" in request.POST:
+        action = lambda: services.end_vacation(request.user)  # noqa: E731
+        done = _("Welcome back: your clocks run again.")
+        vacation_form = None
+    else:
+        vacation_form = VacationForm(request.POST)
+        if not vacation_form.is_valid():
+            form = ProfileForm(instance=request.user.profile)
+            return render(
+                request, "accounts/profile.html", _context(request, form, vacation_form), status=400
+            )
+        days = vacation_form.cleaned_data["days"]
+        action = lambda: services.start_vacation(request.user, days)  # noqa: E731
+        done = _("Enjoy your vacation: your clocks are stopped.")
+    try:
+        action()
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        form = ProfileForm(instance=request.user.profile)
+        return render(
+            request,
+            "accounts/profile.html",
+            _context(request, form, vacation_form),
+            status=error.status,
+        )
+    messages.success(request, done)
+    return redirect("profile")

@@ -82,6 +82,10 @@ class SeatRow:
     to_move: bool
     rank: int | None
     score: int | None
+    strikes: int = 0
+    bank_left: Any = None
+    vacation_until: Any = None
+    replaced_by_bot: bool = False
 
 
 @dataclass
@@ -92,6 +96,14 @@ class LogLine:
     actor_label: str
     created_at: Any
     sentences: list[str] = field(default_factory=list)
+
+
+def _vacation(seat: Seat, now):
+    if seat.user_id is None:
+        return None
+    profile = getattr(seat.user, "profile", None)
+    until = profile.vacation_until if profile else None
+    return until if until and until > now else None
 
 
 def visible_events(events: list[dict], viewer: int | None) -> list[dict]:
@@ -135,6 +147,9 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
         context.update(seat_rows=[], board=None, choices=None, log=[])
         return context
     to_move = set(game.current_seats(match.state))
+    now = timezone.now()
+    has_bank = bool(match.time_bank or match.time_bank_increment)
+    context["timeout_policy"] = match.get_timeout_policy_display()
     context["seat_rows"] = [
         SeatRow(
             index=seat.index,
@@ -144,6 +159,10 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
             to_move=seat.index in to_move,
             rank=seat.rank,
             score=seat.score,
+            strikes=seat.strikes,
+            bank_left=seat.bank_left if has_bank else None,
+            vacation_until=_vacation(seat, now),
+            replaced_by_bot=seat.status in ("bot", "timed_out"),
         )
         for seat in seats
     ]

@@ -113,7 +113,7 @@ def test_profile_refuses_unknown_choices(make_user):
         reverse("profile"),
         {"language": "xx", "timezone": "Mars/Olympus", "email_your_turn": "always"},
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     user.profile.refresh_from_db()
     assert (user.profile.language, user.profile.timezone) == ("en", "UTC")
 
