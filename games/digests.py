@@ -33,7 +33,7 @@ def send_for_user(user_id: int) -> bool:
     """
     with transaction.atomic():
         rows = list(
-            Notification.objects.select_for_update(skip_locked=True)
+            Notification.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("match")
             .filter(user_id=user_id, status=DeliveryStatus.DIGEST)
         )

@@ -110,7 +110,7 @@ def claim(notification_id: int) -> Notification | None:
     """Take a pending row for sending, in its own committed transaction."""
     with transaction.atomic():
         row = (
-            Notification.objects.select_for_update(skip_locked=True)
+            Notification.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("user__profile", "match")
             .filter(pk=notification_id, status=DeliveryStatus.PENDING)
             .first()
