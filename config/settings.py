@@ -197,6 +197,8 @@ SMOKI = {
     "POLL_SECONDS": env.int("SMOKI_POLL_SECONDS", default=5),
     # How many moves one bot task plays before handing over to a fresh task.
     "BOT_MOVES_PER_TASK": env.int("SMOKI_BOT_MOVES_PER_TASK", default=50),
+    # First retry delay of a failed email; it doubles with each attempt.
+    "RETRY_BASE_SECONDS": env.int("SMOKI_RETRY_BASE_SECONDS", default=30),
 }
 
 LOGGING = {

@@ -28,7 +28,8 @@ def deliver_notification(self, notification_id: int) -> str:
     try:
         return notifications.deliver(notification_id)
     except Exception as error:
-        raise self.retry(exc=error, countdown=30 * 2**self.request.retries) from error
+        base = settings.SMOKI["RETRY_BASE_SECONDS"]
+        raise self.retry(exc=error, countdown=base * 2**self.request.retries) from error
 
 
 @shared_task(acks_late=True)
