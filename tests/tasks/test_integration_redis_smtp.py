@@ -129,11 +129,11 @@ def test_worker_delivers_through_smtp_and_the_sweep_times_out(inbox, worker):
     # 451, retried by the worker, and every email arrived exactly once.
     assert wait_for(lambda: len(inbox.messages) == 3), inbox.messages
     assert sorted(inbox.subjects_for("ann@example.com")) == [
-        "[Smoki] Nogi za pas! #%d has started" % match.pk,
-        "[Smoki] Your turn in Nogi za pas! #%d" % match.pk,
+        f"[Smoki] Nogi za pas! #{match.pk} has started",
+        f"[Smoki] Your turn in Nogi za pas! #{match.pk}",
     ]
     assert inbox.subjects_for("ben@example.com") == [
-        "[Smoki] Nogi za pas! #%d has started" % match.pk
+        f"[Smoki] Nogi za pas! #{match.pk} has started"
     ]
     rows = Notification.objects.filter(match=match)
     assert wait_for(lambda: set(rows.values_list("status", flat=True)) == {DeliveryStatus.SENT})
@@ -148,11 +148,11 @@ def test_worker_delivers_through_smtp_and_the_sweep_times_out(inbox, worker):
         assert (move.seat, move.actor_kind) == (0, ActorKind.TIMEOUT)
         assert wait_for(lambda: len(inbox.messages) == 6), inbox.subjects_for("ann@example.com")
     subjects = inbox.subjects_for("ann@example.com")
-    assert subjects.count("[Smoki] You ran out of time in Nogi za pas! #%d" % match.pk) == 1
-    assert subjects.count("[Smoki] Reminder: your move in Nogi za pas! #%d" % match.pk) == 1
+    assert subjects.count(f"[Smoki] You ran out of time in Nogi za pas! #{match.pk}") == 1
+    assert subjects.count(f"[Smoki] Reminder: your move in Nogi za pas! #{match.pk}") == 1
     assert (
         inbox.subjects_for("ben@example.com")[-1]
-        == "[Smoki] Your turn in Nogi za pas! #%d" % match.pk
+        == f"[Smoki] Your turn in Nogi za pas! #{match.pk}"
     )
     # A second sweep finds nothing to do and sends nothing more.
     sweep_deadlines.apply()
