@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import Invitation, Match, Move, Seat
+from games.models import Invitation, Match, Move, Notification, Seat
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -48,3 +48,22 @@ class MatchAdmin(admin.ModelAdmin):
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
     list_display = ["match", "invited_user", "invited_by", "created_at"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    """The delivery log: what was sent to whom, and what failed and why."""
+
+    list_display = ["created_at", "user", "match", "kind", "tag", "status", "attempts", "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["user__username", "user__email", "last_error"]
+    date_hierarchy = "created_at"
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in Notification._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
