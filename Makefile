@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format bench load
+.PHONY: install run test lint format bench load sweep-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -41,3 +41,6 @@ bench: install
 
 load: install
 	$(RUN) python tests/load/move_load.py
+
+sweep-bench: install
+	$(RUN) python tests/load/sweep_bench.py

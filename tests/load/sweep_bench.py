@@ -1,0 +1,132 @@
+"""Benchmark the clock's sweep on PostgreSQL.
+
+    uv run python tests/load/sweep_bench.py          # or: make sweep-bench
+
+1. Uses PostgreSQL from DATABASE_URL (default
+   postgres://postgres@127.0.0.1:5432/smoki_sweep), creating and migrating it.
+2. Inserts 100,000 active matches none of which is due, and times the sweep's
+   due-match query and a whole sweep pass over them (best of several runs),
+   printing the query plan.
+3. Creates 1,000 real two-player Nogi matches through the service layer,
+   makes their deadlines pass, and times one sweep that handles all 1,000
+   (a reminder and a timeout each: a bot move through submit_action, a
+   strike and the notification rows), then checks every match moved once.
+
+Everything it creates carries a run id; the tables are emptied at the start.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_sweep"
+NOT_DUE = 100_000
+DUE = 1_000
+
+
+def main() -> int:
+    sys.path.insert(0, str(BASE_DIR))
+    from tests.load.move_load import ensure_database
+
+    url = os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "false")
+    ensure_database(url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, check=True
+    )
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Match, Move, Notification
+
+    # Queued tasks (bots, emails) must not run here: only the sweep is timed.
+    transaction.on_commit = lambda func, using=None, robust=False: None
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "TRUNCATE games_notification, games_move, games_invitation, games_seat, games_match"
+            " RESTART IDENTITY CASCADE"
+        )
+    User = get_user_model()
+    owner, _ = User.objects.get_or_create(username="sweep-owner")
+    far = timezone.now() + timedelta(days=7)
+    started = time.perf_counter()
+    Match.objects.bulk_create(
+        [
+            Match(
+                game_key="nogi",
+                rules_version=1,
+                n_seats=2,
+                seed=f"{i:032x}",
+                seed_hash="-",
+                invite_token=f"bench-{i}",
+                status="active",
+                deadline=far,
+                wake_at=far,
+                created_by=owner,
+            )
+            for i in range(NOT_DUE)
+        ],
+        batch_size=5_000,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE games_match")
+    print(f"inserted {NOT_DUE:,} active matches, none due ({time.perf_counter() - started:.1f} s)")
+    now = timezone.now()
+    print(
+        Match.objects.filter(status="active", wake_at__isnull=False, wake_at__lte=now)
+        .order_by("wake_at")
+        .values("pk")[:1000]
+        .explain(analyze=True)
+    )
+    timings = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        outcome = services.sweep(now)
+        timings.append(time.perf_counter() - t0)
+        assert outcome == {}
+    timings.sort()
+    print(
+        f"sweep over {NOT_DUE:,} matches, none due: "
+        f"best {timings[0] * 1000:.2f} ms, median {timings[len(timings) // 2] * 1000:.2f} ms"
+    )
+
+    ann, _ = User.objects.get_or_create(username="sweep-ann", defaults={"email": "a@example.com"})
+    ben, _ = User.objects.get_or_create(username="sweep-ben", defaults={"email": "b@example.com"})
+    t0 = time.perf_counter()
+    due = []
+    for _ in range(DUE):
+        match = services.create_match(
+            user=ann, game_key="nogi", n_seats=2, time_per_move=timedelta(hours=12)
+        )
+        services.join_match(user=ben, match=match)
+        due.append(match.pk)
+    print(f"created {DUE:,} real matches ({time.perf_counter() - t0:.1f} s)")
+    later = timezone.now() + timedelta(hours=13)
+    t0 = time.perf_counter()
+    outcome = services.sweep(later, limit=DUE)
+    elapsed = time.perf_counter() - t0
+    print(
+        f"one sweep handling {DUE:,} due deadlines: {elapsed:.2f} s "
+        f"({elapsed / DUE * 1000:.1f} ms per match) -> {outcome}"
+    )
+    assert outcome == {"timed out": DUE}, outcome
+    assert Move.objects.filter(match_id__in=due).count() == DUE
+    print(f"notifications written: {Notification.objects.filter(match_id__in=due).count():,}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
