@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils import timezone
@@ -142,6 +143,7 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
         "names": names,
         "option_rows": option_rows(game, match.options),
         "time_per_move_label": time_per_move_label(match.time_per_move),
+        "poll_seconds": settings.SMOKI["POLL_SECONDS"],
     }
     if match.state is None:
         context.update(seat_rows=[], board=None, choices=None, log=[])
