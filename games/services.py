@@ -145,6 +145,8 @@ def join_match(*, user, match: Match, token: str | None = None) -> Seat:
             raise Conflict(_("That seat was just taken; try again.")) from None
         if taken + 1 == match.n_seats:
             _start(match)
+        else:
+            match.save(update_fields=["updated_at"])  # open pages see the new player
     return seat
 
 
@@ -166,6 +168,7 @@ def leave_match(*, user, match: Match) -> None:
         for new_index, other in enumerate(remaining):
             if other.index != new_index:
                 Seat.objects.filter(pk=other.pk).update(index=new_index)
+        match.save(update_fields=["updated_at"])
 
 
 def invite_user(*, user, match: Match, username: str) -> Invitation:

@@ -1,0 +1,113 @@
+"""Browser fixtures: Debian's chromium driven by Playwright's sync API.
+
+Browsers cannot be downloaded here, so Playwright always launches the
+system's ``/usr/bin/chromium``. The tests are skipped only when that binary
+is missing (and in CI, where ``SMOKI_STRICT=1``, a skip counts as a failure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connections
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RESULTS = Path(__file__).resolve().parents[2] / "test-results"
+
+STEP_MS = 10_000  # a click and its htmx swap on the local live server
+
+# Assertions wait as long as actions do (Playwright's default for expect is 5 s);
+# the tests pass a longer timeout where they wait for the poll.
+expect.set_options(timeout=STEP_MS)
+
+
+@pytest.fixture
+def browser(live_server, monkeypatch) -> Iterator[Browser]:
+    """Chromium from Debian, for one test.
+
+    Playwright's sync API keeps an asyncio event loop in this thread, so
+    Django would refuse the test's own ORM calls as "async unsafe"; they are
+    ordinary synchronous calls, hence DJANGO_ALLOW_ASYNC_UNSAFE for the test.
+
+    Inside ``sync_playwright()`` the code runs in another contextvars context,
+    so Django hands the test a database connection of its own (not the one
+    pytest-django set up). It is closed here, inside that context; left open,
+    PostgreSQL refuses to drop the test database at the end of the session.
+    """
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+            connections.close_all()
+
+
+class Window:
+    """One person's browser (its own context, so its own cookies) and what went wrong in it.
+
+    Collects page errors, console errors (CSP refusals show up there) and
+    any 4xx/5xx answer: none is expected in a normal game.
+    """
+
+    def __init__(self, context: BrowserContext, name: str):
+        self.context = context
+        self.name = name
+        self.page: Page = context.new_page()
+        self.page.set_default_timeout(STEP_MS)
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("console", self._console)
+        self.page.on("response", self._response)
+
+    def _console(self, message) -> None:
+        # The site has no favicon; chromium's request for it is the one expected 404.
+        where = message.location.get("url", "")
+        if message.type == "error" and not where.endswith("/favicon.ico"):
+            self.problems.append(f"console: {message.text} ({where})")
+
+    def _response(self, response) -> None:
+        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+            self.problems.append(f"HTTP {response.status} {response.request.method} {response.url}")
+
+    def assert_clean(self) -> None:
+        assert self.problems == [], f"{self.name}'s browser saw problems: {self.problems}"
+
+    def screenshot(self, label: str) -> Path:
+        RESULTS.mkdir(exist_ok=True)
+        path = RESULTS / f"{label}-{self.name}.png"
+        self.page.screenshot(path=path, full_page=True)
+        return path
+
+
+@pytest.fixture
+def window(browser) -> Iterator[Callable[[str], Window]]:
+    """Open a fresh browser window (a new context) for a named person."""
+    opened: list[Window] = []
+
+    def open_window(name: str) -> Window:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+        opened.append(Window(context, name))
+        return opened[-1]
+
+    yield open_window
+    for each in opened:
+        each.context.close()
