@@ -84,6 +84,8 @@ def _to_move(match: Match):
 def _waiting_on_locks() -> int:
     """How many other sessions of this database wait for a lock right now."""
     with connection.cursor() as cursor:
+        # Activity is snapshotted once per transaction; we ask inside one.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
             " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
@@ -111,6 +113,7 @@ def _race(match: Match, mode: str, attempt: Callable[[int], Any]) -> list[tuple[
             connection.close()
 
     threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(N_THREADS)]
+    waiting = N_THREADS
     if mode == "free":
         for thread in threads:
             thread.start()
@@ -119,19 +122,18 @@ def _race(match: Match, mode: str, attempt: Callable[[int], Any]) -> list[tuple[
             Match.objects.select_for_update(no_key=True).get(pk=match.pk)
             for thread in threads:
                 thread.start()
-            waiting = 0
-            for _ in range(3000):  # up to about 60 s; normally well under a second
+            for _ in range(1500):  # up to about 30 s; normally well under a second
                 waiting = _waiting_on_locks()
                 if waiting >= N_THREADS:
                     break
                 time.sleep(0.02)
-            assert waiting == N_THREADS, (
-                f"only {waiting} of {N_THREADS} threads waited for the match row lock"
-            )
         # Leaving the block commits and releases the lock: the race is on.
     for thread in threads:
         thread.join(timeout=120)
-        assert not thread.is_alive(), "a racing thread hung"
+    assert not any(thread.is_alive() for thread in threads), "a racing thread hung"
+    assert waiting == N_THREADS, (
+        f"only {waiting} of {N_THREADS} threads waited for the match row lock"
+    )
     return results
 
 

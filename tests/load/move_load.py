@@ -1,0 +1,481 @@
+"""Load test: concurrent move requests against a real multi-process server.
+
+    uv run python tests/load/move_load.py            # or: make load
+    uv run python tests/load/move_load.py --help     # sizes, limits, options
+
+What it does, all on this machine (127.0.0.1 only):
+
+1. Uses PostgreSQL from DATABASE_URL (default
+   postgres://postgres@127.0.0.1:5432/smoki_load), creates that database if
+   it is missing and runs ``manage.py migrate`` on it.
+2. Creates fresh users and active two-player Nogi matches through the
+   service layer (names carry a run id; nothing existing is touched), and a
+   logged-in session for every user directly in the session table.
+3. Starts gunicorn (several sync worker processes) with DEBUG=false on a
+   free port, waits until it answers and warms the workers up.
+4. With a fixed number of client threads, measures in turn:
+   - ``/healthz`` (a trivial view, no session) if the site has it,
+   - the poll ``GET /m/<pk>/panel/?since=...`` answering 204 (the URL is
+     read from the match page, as the browser does),
+   - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header.
+   Each phase stops after a number of requests or seconds, whichever comes
+   first. Each thread owns its own matches, so moves never collide.
+   Tasks the moves queue (bots, notifications) go to Celery's in-memory
+   broker inside each server process and are never run.
+5. Prints p50/p95/p99 latency and throughput per phase, checks that every
+   match's stored state equals the state the client computed by applying
+   the same moves (the rules are deterministic given the state), and stops
+   the server.
+
+The client knows each match's state: it reads it once from the database and
+then applies its own moves locally, so no database read happens between
+requests. The CSRF cookie is a random secret chosen by the client and echoed
+in the X-CSRFToken header, exactly as a browser's JavaScript would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import http.client
+import json
+import os
+import platform
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_load"
+HOST = "127.0.0.1"
+POLLED_MATCHES = 50  # matches whose poller URL is read from their page for the poll phase
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=200, help="active 2-player matches")
+    parser.add_argument("--server-workers", type=int, default=4, help="gunicorn processes")
+    parser.add_argument("--concurrency", type=int, default=16, help="client threads")
+    parser.add_argument("--moves", type=int, default=2000, help="move requests at most")
+    parser.add_argument("--move-seconds", type=float, default=60, help="move phase at most")
+    parser.add_argument("--baseline-requests", type=int, default=3000)
+    parser.add_argument("--baseline-seconds", type=float, default=20)
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=None,
+        help="the server's CONN_MAX_AGE in seconds (0: a new connection per request); "
+        "by default the server runs with the settings as they are",
+    )
+    return parser.parse_args()
+
+
+# -- Database and data -------------------------------------------------------------
+
+
+def ensure_database(url: str) -> None:
+    """Create the database named in ``url`` if it does not exist yet."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres", query=""))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"created database {name}")
+
+
+@dataclass
+class Player:
+    user_id: int
+    cookie: str  # the Cookie header: session and CSRF cookies
+    csrf: str
+
+
+@dataclass
+class Game:
+    pk: int
+    players: list[Player]  # by seat index
+    state: dict
+    version: int
+    moves_sent: int = 0
+
+
+def create_matches(n: int) -> list[Game]:
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.models import Match, MatchStatus
+
+    User = get_user_model()
+    run = secrets.token_hex(3)
+
+    def player(name: str):
+        user = User.objects.create_user(name, email=f"{name}@load.invalid", password=None)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        csrf = secrets.token_hex(16)  # 32 characters, the length of a CSRF secret
+        cookie = (
+            f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
+            f"{settings.CSRF_COOKIE_NAME}={csrf}"
+        )
+        return user, Player(user.pk, cookie, csrf)
+
+    games = []
+    for i in range(n):
+        host, host_player = player(f"load-{run}-{i}a")
+        guest, guest_player = player(f"load-{run}-{i}b")
+        match = services.create_match(user=host, game_key="nogi", n_seats=2)
+        services.join_match(user=guest, match=match)
+        match = Match.objects.get(pk=match.pk)
+        assert match.status == MatchStatus.ACTIVE
+        games.append(Game(match.pk, [host_player, guest_player], match.state, match.version))
+    print(f"created {n} active matches and {2 * n} logged-in users (run {run})")
+    return games
+
+
+# -- The server -----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        DEBUG="false",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        LOG_LEVEL="WARNING",
+        # Tasks queued by moves (bots, notifications) go to an in-process
+        # broker and vanish with the server: the web tier alone is measured
+        # and no queue anywhere is left with load-test messages.
+        CELERY_BROKER_URL="memory://localhost/",
+        CELERY_TASK_ALWAYS_EAGER="false",
+    )
+    return env
+
+
+class Server:
+    def __init__(self, database_url: str, workers: int):
+        self.port = free_port()
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed in stop()
+            prefix="smoki-gunicorn-", suffix=".log", delete=False
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            f"--bind={HOST}:{self.port}",
+            f"--workers={workers}",
+            "--worker-class=sync",
+            "--timeout=60",
+            "--graceful-timeout=10",
+            "--log-level=warning",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            cwd=BASE_DIR,
+            env=server_env(database_url),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, seconds: float = 30) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"gunicorn exited early; see {self.log.name}")
+            try:
+                request("GET", self.port, "/healthz")
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise SystemExit(f"gunicorn did not answer within {seconds} s; see {self.log.name}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.log.close()
+
+
+# -- The client -----------------------------------------------------------------------
+
+
+def request(method: str, port: int, path: str, *, body: str | None = None, headers=None):
+    """One request on a fresh connection (gunicorn's sync workers close each one)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+@dataclass
+class Phase:
+    name: str
+    expected: int  # the status every request should get
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, status: int, latency: float) -> None:
+        with self.lock:
+            self.latencies.append(latency)
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def summary(self, concurrency: int) -> str:
+        values = sorted(self.latencies)
+        if not values:
+            return f"{self.name:<12} no requests completed"
+
+        def pct(p: float) -> float:
+            return values[min(len(values) - 1, int(p / 100 * len(values)))] * 1000
+
+        rate = len(values) / self.seconds if self.seconds else 0.0
+        return (
+            f"{self.name:<12} {len(values):>6} req in {self.seconds:5.1f} s"
+            f" = {rate:7.1f} req/s at concurrency {concurrency};"
+            f" p50 {pct(50):6.1f} ms  p95 {pct(95):6.1f} ms  p99 {pct(99):6.1f} ms;"
+            f" statuses {dict(sorted(self.statuses.items()))}"
+        )
+
+
+def run_phase(phase: Phase, concurrency: int, limit: int, seconds: float, step) -> None:
+    """Call ``step(thread_index)`` from ``concurrency`` threads until ``limit`` calls
+    have started or ``seconds`` have passed. ``step`` returns (status, latency)."""
+    counter = iter(range(limit))
+    counter_lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def worker(index: int) -> None:
+        while time.monotonic() < deadline:
+            with counter_lock:
+                if next(counter, None) is None:
+                    return
+            try:
+                status, latency = step(index)
+            except Exception as error:  # noqa: BLE001 - counted and shown
+                with phase.lock:
+                    phase.errors.append(repr(error))
+                continue
+            phase.record(status, latency)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(concurrency)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    phase.seconds = time.monotonic() - started
+
+
+def timed(method: str, port: int, path: str, **kwargs) -> tuple[int, float, bytes]:
+    started = time.perf_counter()
+    status, body = request(method, port, path, **kwargs)
+    return status, time.perf_counter() - started, body
+
+
+def poll_url(port: int, g: Game) -> str:
+    """The URL the match page polls; what "since" carries is the page's business."""
+    status, body = request("GET", port, f"/m/{g.pk}/", headers={"Cookie": g.players[0].cookie})
+    found = re.search(rb'hx-get="(/m/\d+/panel/\?since=[^"]*)"', body)
+    if status != 200 or not found:
+        raise SystemExit(f"no poller on the page of match {g.pk} (status {status})")
+    return html.unescape(found.group(1).decode())
+
+
+def main() -> int:
+    args = parse_args()
+    database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        raise SystemExit("the load test needs PostgreSQL: DATABASE_URL=postgres://...")
+    if args.matches < args.concurrency:
+        raise SystemExit("--matches must be at least --concurrency (each thread owns matches)")
+    ensure_database(database_url)
+    env = server_env(database_url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=BASE_DIR,
+        env=env,
+        check=True,
+    )
+
+    os.environ.update(env, DJANGO_SETTINGS_MODULE="config.settings")
+    sys.path.insert(0, str(BASE_DIR))
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from games.engine import registry
+    from games.models import Match
+
+    game = registry.get("nogi")
+    games = create_matches(args.matches)
+    connection.close()
+
+    served_url = database_url
+    if args.conn_max_age is not None:
+        separator = "&" if "?" in served_url else "?"
+        served_url += f"{separator}conn_max_age={args.conn_max_age}&conn_health_checks=true"
+
+    print(
+        f"machine: {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()};"
+        f" load average before: {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"server: gunicorn, {args.server_workers} sync workers, DEBUG=false,"
+        f" CONN_MAX_AGE={'settings default' if args.conn_max_age is None else args.conn_max_age}; client: {args.concurrency} threads"
+    )
+    server = Server(served_url, args.server_workers)
+    phases: list[Phase] = []
+    try:
+        server.wait_ready()
+        port = server.port
+        # Warm the workers up (imports, templates) and check the sessions work.
+        for g in games[: 4 * args.server_workers]:
+            status, body = request(
+                "GET", port, f"/m/{g.pk}/", headers={"Cookie": g.players[0].cookie}
+            )
+            assert status == 200, f"match page answered {status}"
+        to_move = games[0].players[game.current_seats(games[0].state)[0]]
+        status, body = request(
+            "GET", port, f"/m/{games[0].pk}/", headers={"Cookie": to_move.cookie}
+        )
+        assert b'name="action"' in body, "the player to move is not offered a move: not logged in?"
+
+        healthz_status, _body = request("GET", port, "/healthz")
+        if healthz_status == 200:
+            phase = Phase("healthz", 200)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.baseline_requests,
+                args.baseline_seconds,
+                lambda _i: timed("GET", port, "/healthz")[:2],
+            )
+            phases.append(phase)
+        else:
+            print(f"/healthz answered {healthz_status}: no trivial-view baseline")
+
+        # The poller's URL as each match page renders it for its first player.
+        polled = [(g, poll_url(port, g)) for g in games[:POLLED_MATCHES]]
+
+        def poll(_i: int):
+            g, url = random.choice(polled)
+            status, latency, _body = timed(
+                "GET", port, url, headers={"Cookie": g.players[0].cookie, "HX-Request": "true"}
+            )
+            return status, latency
+
+        phase = Phase("poll (204)", 204)
+        run_phase(phase, args.concurrency, args.baseline_requests, args.baseline_seconds, poll)
+        phases.append(phase)
+
+        owned = [games[i :: args.concurrency] for i in range(args.concurrency)]
+        cursor = [0] * args.concurrency
+
+        def move(i: int):
+            mine = [g for g in owned[i] if not g.state["over"]]
+            g = mine[cursor[i] % len(mine)]
+            cursor[i] += 1
+            (seat,) = game.current_seats(g.state)
+            player = g.players[seat]
+            action = random.choice(game.legal_actions(g.state, seat))
+            body = urllib.parse.urlencode({"action": json.dumps(action), "version": g.version})
+            headers = {
+                "Cookie": player.cookie,
+                "X-CSRFToken": player.csrf,
+                "HX-Request": "true",
+                "Content-Type": "application/x-www-form-urlencoded",
+            }
+            status, latency, _body = timed(
+                "POST", port, f"/m/{g.pk}/act/", body=body, headers=headers
+            )
+            if status == 200:
+                g.state = game.apply(g.state, seat, action)[0]
+                g.version += 1
+                g.moves_sent += 1
+            else:  # resynchronise from the database
+                fresh = Match.objects.get(pk=g.pk)
+                g.state, g.version = fresh.state, fresh.version
+            return status, latency
+
+        def move_and_close(i: int):
+            try:
+                return move(i)
+            finally:
+                connection.close()  # only opened to resynchronise; one per thread
+
+        phase = Phase("move (POST)", 200)
+        run_phase(phase, args.concurrency, args.moves, args.move_seconds, move_and_close)
+        phases.append(phase)
+    except BaseException:
+        print(f"server log: {server.log.name}")
+        raise
+    finally:
+        server.stop()
+
+    print()
+    for phase in phases:
+        print(phase.summary(args.concurrency))
+        for error in phase.errors[:5]:
+            print(f"    error: {error}")
+
+    stored = {m.pk: m for m in Match.objects.filter(pk__in=[g.pk for g in games])}
+    wrong = [
+        g.pk for g in games if (stored[g.pk].state, stored[g.pk].version) != (g.state, g.version)
+    ]
+    played = sum(g.moves_sent for g in games)
+    print(f"\n{played} moves applied; stored states match the client's replay: {not wrong}")
+    print(f"load average (1 min) after the run: {os.getloadavg()[0]:.2f}")
+    failed = bool(wrong) or any(p.errors for p in phases)
+    failed = failed or any(set(p.statuses) != {p.expected} for p in phases)
+    if failed:
+        print(f"FAILED: mismatched matches {wrong[:10]}; server log {server.log.name}")
+        return 1
+    os.unlink(server.log.name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
