@@ -115,9 +115,9 @@ def worker():
 
 def _drop_cached_connections():
     """Earlier tests may have built the app's producer pool for the default
-    broker; Celery resets it the same way after a fork."""
-    if app._pool is not None:
-        app._pool.force_close_all()
+    broker; forget it (as Celery does after a fork) so the next one is built
+    from the broker configured now. The pools themselves stay open: kombu
+    shares them by broker URL with every later user of that broker."""
     app._after_fork()
 
 
