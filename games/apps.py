@@ -1,5 +1,12 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class GamesConfig(AppConfig):
     name = "games"
+
+    def ready(self):
+        from games.roles import ensure_moderator_group
+
+        # After the permissions themselves are created (they are post_migrate too).
+        post_migrate.connect(ensure_moderator_group, sender=self)

@@ -103,6 +103,7 @@ class Match(models.Model):
 
     class Meta:
         verbose_name_plural = "matches"
+        permissions = [("moderate_match", "Can take moderator actions on matches")]
         indexes = [
             # The clock's sweep only ever looks at active matches with a deadline.
             models.Index(
@@ -192,19 +193,20 @@ class ActorKind(models.TextChoices):
 
 
 class AppendOnlyQuerySet(models.QuerySet):
-    """The move log is never rewritten: bulk updates and deletes are refused."""
+    """Logs that are never rewritten: bulk updates and deletes are refused."""
 
     def update(self, **kwargs):
-        raise PermissionError("The move log is append-only.")
+        raise PermissionError("This log is append-only.")
 
     def delete(self):
-        raise PermissionError("The move log is append-only.")
+        raise PermissionError("This log is append-only.")
 
 
 class Move(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField(help_text="1 for the first move; equals the version after it")
-    seat = models.PositiveSmallIntegerField()
+    # None for a moderator's entry in the log (its action's type is "_moderation").
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     action = models.JSONField()
     events = models.JSONField(default=list)
     actor_kind = models.CharField(max_length=10, choices=ActorKind.choices)
@@ -259,6 +261,7 @@ class NotificationKind(models.TextChoices):
     MATCH_STARTED = "match_started", _("A match started")
     MATCH_FINISHED = "match_finished", _("A match finished")
     INVITATION = "invitation", _("You are invited")
+    MODERATION = "moderation", _("A moderator changed your match")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -313,3 +316,131 @@ class Notification(models.Model):
 
     def __str__(self):
         return f"{self.kind} to {self.user} for {self.match}"
+
+
+CHAT_MAX_LENGTH = 500
+
+
+class ChatMessage(models.Model):
+    """A line of match chat. Hidden by a moderator, it stays for the audit but
+    no longer reaches players' pages."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    text = models.CharField(max_length=CHAT_MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at"]
+        permissions = [("moderate_chat", "Can hide chat messages")]
+
+    def __str__(self):
+        return f"{self.user}: {self.text[:40]}"
+
+
+class Report(models.Model):
+    """A player's report of a message, a player or a match, for moderators."""
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.CASCADE, null=True, blank=True, related_name="reports"
+    )
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports_received",
+    )
+    reason = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    resolution = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["created_at"], name="report_open", condition=Q(resolved_at__isnull=True)
+            )
+        ]
+
+    def __str__(self):
+        return f"report by {self.reporter} on {self.match}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
+
+
+class ModerationAction(models.Model):
+    """The append-only audit of everything a moderator did: who, what, to which
+    match or user, why, the match version before and after, and when."""
+
+    class Kind(models.TextChoices):
+        ABORT = "abort", _("Abort the match")
+        EXTEND = "extend", _("Extend the deadline")
+        FORCE_TIMEOUT = "force_timeout", _("Force the timeout now")
+        REPLACE_WITH_BOT = "replace_with_bot", _("Replace a seat with a bot")
+        REINSTATE = "reinstate", _("Give a bot-held seat back to its player")
+        ADJUDICATE = "adjudicate", _("Adjudicate the result")
+        UNDO = "undo", _("Undo moves")
+        HIDE_MESSAGE = "hide_message", _("Hide a chat message")
+        RESOLVE_REPORT = "resolve_report", _("Resolve a report")
+        DEACTIVATE_USER = "deactivate_user", _("Deactivate a user")
+
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="moderation"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_received",
+    )
+    reason = models.TextField()
+    version_before = models.PositiveIntegerField(null=True, blank=True)
+    version_after = models.PositiveIntegerField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        permissions = [
+            ("deactivate_user", "Can deactivate users"),
+            ("resolve_report", "Can resolve reports"),
+        ]
+
+    def __str__(self):
+        return f"{self.moderator} {self.kind} {self.match or self.user}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError("The moderation log is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("The moderation log is append-only.")

@@ -44,6 +44,7 @@ PREFERENCE_FIELD = {
     NotificationKind.MATCH_STARTED: "email_match_events",
     NotificationKind.MATCH_FINISHED: "email_match_events",
     NotificationKind.INVITATION: "email_invitation",
+    NotificationKind.MODERATION: "email_match_events",
 }
 
 
@@ -258,6 +259,11 @@ def message_context(row: Notification) -> dict:
         for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
             score = "" if seat.score is None else f" ({seat.score})"
             lines.append(f"{seat.rank}. {seat_name(seat)}{score}")
+    elif row.kind == NotificationKind.MODERATION:
+        subject = _("A moderator changed %(game)s #%(id)s") % what
+        lines.append(
+            _("A moderator changed %(game)s #%(id)s. The match log says what was done.") % what
+        )
     else:
         inviter = match.invitations.filter(invited_user=row.user).first()
         who = inviter.invited_by.profile.name if inviter else match.created_by.username

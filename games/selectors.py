@@ -15,8 +15,9 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import presenters
+from games import chat, presenters
 from games.engine import registry
+from games.engine.replay import MODERATION
 from games.models import (
     TIME_PER_MOVE_CHOICES,
     ActorKind,
@@ -87,6 +88,7 @@ class SeatRow:
     bank_left: Any = None
     vacation_until: Any = None
     replaced_by_bot: bool = False
+    username: str = ""
 
 
 @dataclass
@@ -111,19 +113,41 @@ def visible_events(events: list[dict], viewer: int | None) -> list[dict]:
     return [e for e in events if e.get("private_to") is None or e.get("private_to") == viewer]
 
 
+def describe_moderation(event: dict, names: list[str]) -> str:
+    """A moderator's entry in the log, in words players understand."""
+    op = event.get("op")
+    seat = event.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    sentences = {
+        "abort": _("A moderator aborted the match."),
+        "extend": _("A moderator extended the deadline by %(h)s hours.")
+        % {"h": event.get("hours")},
+        "replace_with_bot": _("A moderator gave %(who)s's seat to a bot.") % {"who": who},
+        "reinstate": _("A moderator gave %(who)s's seat back to them.") % {"who": who},
+        "adjudicate": _("A moderator decided the result."),
+        "undo": _("A moderator took back the last %(n)s moves.") % {"n": event.get("count")},
+    }
+    return str(sentences.get(op, _("A moderator changed the match.")))
+
+
 def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
     presenter = presenters.get(match.game_key)
     lines = []
     for move in moves:
         line = LogLine(
             seq=move.seq,
-            seat_name=names[move.seat] if move.seat < len(names) else "?",
+            seat_name=names[move.seat]
+            if move.seat is not None and move.seat < len(names)
+            else _("Moderator"),
             actor_kind=move.actor_kind,
             actor_label=str(ActorKind(move.actor_kind).label),
             created_at=move.created_at,
         )
         for event in visible_events(move.events, viewer):
-            line.sentences.append(presenter.describe_event(event, names))
+            if event.get("type") == MODERATION:
+                line.sentences.append(describe_moderation(event, names))
+            else:
+                line.sentences.append(presenter.describe_event(event, names))
         lines.append(line)
     return lines
 
@@ -165,6 +189,7 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
             bank_left=seat.bank_left if has_bank else None,
             vacation_until=_vacation(seat, now),
             replaced_by_bot=seat.status in ("bot", "timed_out"),
+            username=seat.user.username if seat.user_id and not seat.is_bot else "",
         )
         for seat in seats
     ]
@@ -181,6 +206,8 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
     context["log_truncated"] = match.version > len(recent)
     if me is not None and not context["my_turn"]:
         context["next_waiting"] = next_match_waiting(user, exclude=match.pk)
+    context["chat"] = chat.visible_messages(match)
+    context["can_chat"] = me is not None
     return context
 
 

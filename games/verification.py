@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from games.engine import registry
 from games.engine.base import IllegalAction
+from games.engine.replay import is_moderation, replay
 from games.engine.rng import seed_hash
 from games.models import Match
 
@@ -43,10 +44,20 @@ class VerificationReport:
 
 
 def verify_log(game, n_seats, options, seed, moves, final_state) -> VerificationReport:
-    """Replay ``moves`` (objects with seq, seat, action, events) from ``seed``."""
+    """Replay ``moves`` (objects with seq, seat, action, events) from ``seed``.
+
+    A moderator's undo is followed by rebuilding the state from the actions
+    still in effect; other moderators' entries change nothing.
+    """
     report = VerificationReport(seed_matches_hash=True, rules_version_matches=True)
     state = game.setup(n_seats, options, seed)
+    entries = []
     for move in moves:
+        entries.append((move.seat, move.action))
+        if is_moderation(move.action):
+            if move.action.get("op") == "undo":
+                state = replay(game, n_seats, options, seed, entries)
+            continue
         try:
             state, events = game.apply(state, move.seat, move.action)
         except IllegalAction as error:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games import notifications, selectors, services
+from games import chat, notifications, selectors, services
 from games.engine import registry
 from games.forms import ActionForm, CreateMatchForm, InviteForm
 from games.verification import verify_match
@@ -192,6 +192,38 @@ def match_fill_bots(request, pk: int):
         pk,
         lambda m: services.fill_with_bots(user=request.user, match=m),
         _("Bots took the empty seats; the match has started."),
+    )
+
+
+@require_POST
+def match_chat(request, pk: int):
+    text = request.POST.get("text", "")
+    response = _post(request, pk, lambda m: chat.post_message(request.user, m, text))
+    if request.htmx and response.status_code == 200:
+        # A fresh, empty chat form replaces the one just sent (out of band).
+        match = selectors.get_match_for(pk, request.user)
+        form = render(request, "games/match.html#chat_form", {"match": match, "oob": True})
+        response.content += form.content
+    return response
+
+
+@require_POST
+def match_report(request, pk: int):
+    message_id = request.POST.get("message")
+    username = request.POST.get("player") or None
+    if message_id is not None and not message_id.isdigit():
+        return _refuse(request, pk, services.ServiceError(_("That message could not be found.")))
+    return _post(
+        request,
+        pk,
+        lambda m: chat.report(
+            request.user,
+            m,
+            request.POST.get("reason", ""),
+            message_id=int(message_id) if message_id else None,
+            username=username,
+        ),
+        _("Thank you: a moderator will look at your report."),
     )
 
 

@@ -1,0 +1,86 @@
+"""Match chat and reports. Plain text only: templates escape it on output."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import CHAT_MAX_LENGTH, ChatMessage, Match, Report
+from games.services import Forbidden, ServiceError
+
+RATE_WINDOW = timedelta(seconds=60)
+RATE_LIMIT = 6  # messages per window per player and match
+REPORT_REASON_MAX = 300
+
+
+class TooFast(ServiceError):
+    status = 429
+
+
+def post_message(user, match: Match, text: str) -> ChatMessage:
+    """Seated players may write; spectators only read."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden(_("Please log in first."))
+    if not match.seats.filter(user=user).exists():
+        raise Forbidden(_("Only the players of this match can write here."))
+    text = " ".join((text or "").split())
+    if not text:
+        raise ServiceError(_("Write something first."))
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ServiceError(_("Messages are at most %(n)d characters.") % {"n": CHAT_MAX_LENGTH})
+    since = timezone.now() - RATE_WINDOW
+    if (
+        ChatMessage.objects.filter(match=match, user=user, created_at__gte=since).count()
+        >= RATE_LIMIT
+    ):
+        raise TooFast(_("You are writing very fast; wait a minute."))
+    message = ChatMessage.objects.create(match=match, user=user, text=text)
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
+    return message
+
+
+def report(
+    user,
+    match: Match,
+    reason: str,
+    *,
+    message_id: int | None = None,
+    username: str | None = None,
+) -> Report:
+    """Report a message, a player, or the match itself to the moderators."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden(_("Please log in first."))
+    reason = " ".join((reason or "").split())
+    if not 3 <= len(reason) <= REPORT_REASON_MAX:
+        raise ServiceError(_("Say briefly why (3 to %(n)d characters).") % {"n": REPORT_REASON_MAX})
+    message = None
+    reported_user = None
+    if message_id is not None:
+        message = ChatMessage.objects.filter(pk=message_id, match=match).first()
+        if message is None:
+            raise ServiceError(_("There is no such message in this match."))
+        reported_user = message.user
+    elif username:
+        reported_user = (
+            get_user_model().objects.filter(username=username, seats__match=match).first()
+        )
+        if reported_user is None:
+            raise ServiceError(_("There is no such player in this match."))
+    if reported_user is not None and reported_user.pk == user.pk:
+        raise ServiceError(_("You cannot report yourself."))
+    return Report.objects.create(
+        reporter=user, match=match, message=message, reported_user=reported_user, reason=reason
+    )
+
+
+def visible_messages(match: Match, limit: int = 50) -> list[ChatMessage]:
+    """The latest messages players may read: hidden ones are left out."""
+    rows = (
+        ChatMessage.objects.filter(match=match, hidden_at__isnull=True)
+        .select_related("user__profile")
+        .order_by("-created_at")[:limit]
+    )
+    return list(rows)[::-1]

@@ -1,0 +1,379 @@
+"""Moderators' actions. Each needs a reason, goes through the same service
+layer as players' moves (the match row locked, the version bumped, an entry
+appended to the move log, the players notified) and is recorded in the
+append-only ``ModerationAction`` audit.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import bots, clock, notifications, services
+from games.engine import registry
+from games.engine.replay import MODERATION, effective_moves, replay
+from games.models import (
+    ActorKind,
+    ChatMessage,
+    Match,
+    MatchStatus,
+    ModerationAction,
+    Move,
+    NotificationKind,
+    Report,
+    SeatStatus,
+)
+from games.services import Conflict, Forbidden, ServiceError
+
+Kind = ModerationAction.Kind
+
+
+def _require(moderator, permission: str) -> None:
+    if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
+        raise Forbidden(_("You may not do that."))
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if len(reason) < 5:
+        raise ServiceError(_("Please give a reason (at least a few words)."))
+    return reason
+
+
+def _record(moderator, kind, reason, *, match=None, user=None, before=None, details=None):
+    return ModerationAction.objects.create(
+        moderator=moderator,
+        kind=kind,
+        reason=reason,
+        match=match,
+        user=user,
+        version_before=before,
+        version_after=match.version if match is not None else None,
+        details=details or {},
+    )
+
+
+def _log_entry(match: Match, moderator, op: str, **details) -> Move:
+    """Bump the version and append the moderator's entry to the move log, so
+    open pages refresh and a replay of the log sees what happened."""
+    match.version += 1
+    entry = {"type": MODERATION, "op": op, **details}
+    return Move.objects.create(
+        match=match,
+        seq=match.version,
+        seat=None,
+        action=entry,
+        events=[entry],
+        actor_kind=ActorKind.MODERATOR,
+        actor=moderator,
+    )
+
+
+def _notify_players(match: Match, seats) -> None:
+    for seat in seats:
+        if seat.user_id and not seat.is_bot:
+            notifications.queue(seat.user, match, NotificationKind.MODERATION, surely_new=True)
+
+
+def _locked_active(match: Match) -> Match:
+    match = services._lock(match)
+    if match.status != MatchStatus.ACTIVE:
+        raise Conflict(_("Only a match in play can be changed this way."))
+    return match
+
+
+# -- Match actions -----------------------------------------------------------------
+
+
+def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = services._lock(match)
+        if match.is_over:
+            raise Conflict(_("This match has already ended."))
+        before = match.version
+        seats = services._seats(match)
+        _log_entry(match, moderator, "abort")
+        match.status = MatchStatus.ABORTED
+        match.finished_at = timezone.now()
+        match.deadline = match.wake_at = None
+        match.save()
+        _notify_players(match, seats)
+        return _record(moderator, Kind.ABORT, reason, match=match, before=before)
+
+
+def extend_deadline(moderator, match: Match, hours: int, reason: str) -> ModerationAction:
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    if not 1 <= hours <= 24 * 30:
+        raise ServiceError(_("Extend by 1 hour to 30 days."))
+    with transaction.atomic():
+        match = _locked_active(match)
+        before = match.version
+        seats = services._seats(match)
+        game = registry.get(match.game_key)
+        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
+        _log_entry(match, moderator, "extend", hours=hours)
+        match.turn_paused += timedelta(hours=hours)
+        clock.refresh(match, seat, timezone.now())
+        match.save()
+        _notify_players(match, seats)
+        return _record(
+            moderator, Kind.EXTEND, reason, match=match, before=before, details={"hours": hours}
+        )
+
+
+def force_timeout(moderator, match: Match, reason: str) -> ModerationAction:
+    """Apply the match's timeout policy to the seat to move, now."""
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked_active(match)
+        before = match.version
+        game = registry.get(match.game_key)
+        seats = services._seats(match)
+        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
+        if seat is None:
+            raise Conflict(_("Nobody is to move."))
+        services._time_out(match, game, seats, seat, timezone.now())
+        match.refresh_from_db()
+        return _record(
+            moderator,
+            Kind.FORCE_TIMEOUT,
+            reason,
+            match=match,
+            user=seat.user,
+            before=before,
+            details={"seat": seat.index},
+        )
+
+
+def replace_with_bot(moderator, match: Match, seat_index: int, reason: str) -> ModerationAction:
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked_active(match)
+        before = match.version
+        seats = services._seats(match)
+        seat = _seat(seats, seat_index)
+        if seat.played_by_bot:
+            raise Conflict(_("A bot already plays that seat."))
+        seat.status = SeatStatus.BOT
+        seat.save(update_fields=["status"])
+        _log_entry(match, moderator, "replace_with_bot", seat=seat.index)
+        match.save()
+        _notify_players(match, seats)
+        game = registry.get(match.game_key)
+        services._after_commit(match, game, seats)
+        return _record(
+            moderator,
+            Kind.REPLACE_WITH_BOT,
+            reason,
+            match=match,
+            user=seat.user,
+            before=before,
+            details={"seat": seat.index},
+        )
+
+
+def reinstate(moderator, match: Match, seat_index: int, reason: str) -> ModerationAction:
+    """Give a seat the bot took over (strikes, or a moderator) back to its player."""
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked_active(match)
+        before = match.version
+        seats = services._seats(match)
+        seat = _seat(seats, seat_index)
+        if seat.user_id is None or seat.status == SeatStatus.PLAYING:
+            raise Conflict(_("That seat has no player to give it back to."))
+        if not seat.user.is_active:
+            raise Conflict(_("That player's account is deactivated."))
+        seat.status = SeatStatus.PLAYING
+        seat.strikes = 0
+        seat.save(update_fields=["status", "strikes"])
+        _log_entry(match, moderator, "reinstate", seat=seat.index)
+        game = registry.get(match.game_key)
+        waiting = game.current_seats(match.state)
+        clock.start_turn(match, clock.waiting_seat(match, seats, waiting), timezone.now())
+        match.save()
+        _notify_players(match, seats)
+        return _record(
+            moderator,
+            Kind.REINSTATE,
+            reason,
+            match=match,
+            user=seat.user,
+            before=before,
+            details={"seat": seat.index},
+        )
+
+
+def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> ModerationAction:
+    """End an unfinished match with the ranks a moderator decides (1 = winner)."""
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = _locked_active(match)
+        if len(ranks) != match.n_seats or not all(1 <= r <= match.n_seats for r in ranks):
+            raise ServiceError(
+                _("Give one rank from 1 to %(n)d for every seat.") % {"n": match.n_seats}
+            )
+        if 1 not in ranks:
+            raise ServiceError(_("Someone must be ranked first."))
+        before = match.version
+        seats = services._seats(match)
+        _log_entry(match, moderator, "adjudicate", ranks=ranks)
+        services._finish(
+            match,
+            seats,
+            ranks,
+            [None] * match.n_seats,
+            {"ranks": ranks, "scores": [None] * match.n_seats, "details": {"adjudicated": True}},
+        )
+        match.save()
+        _notify_players(match, seats)
+        return _record(
+            moderator, Kind.ADJUDICATE, reason, match=match, before=before, details={"ranks": ranks}
+        )
+
+
+def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAction:
+    """Take back the last ``count`` game actions by replaying the log without
+    them from the seed. A finished match is reopened."""
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = services._lock(match)
+        if match.status not in (MatchStatus.ACTIVE, MatchStatus.FINISHED):
+            raise Conflict(_("Only a match in play or finished can be rewound."))
+        entries = list(match.moves.order_by("seq").values_list("seat", "action"))
+        in_effect = effective_moves(entries)
+        if not 1 <= count <= len(in_effect):
+            raise ServiceError(_("You can undo 1 to %(n)d moves.") % {"n": len(in_effect)})
+        game = registry.get(match.game_key)
+        before = match.version
+        match.state = replay(game, match.n_seats, match.options, match.seed, in_effect[:-count])
+        seats = services._seats(match)
+        _log_entry(match, moderator, "undo", count=count)
+        if match.status == MatchStatus.FINISHED:
+            match.status = MatchStatus.ACTIVE
+            match.result = None
+            match.finished_at = None
+            for seat in seats:
+                seat.rank = seat.score = None
+                seat.save(update_fields=["rank", "score"])
+        waiting = game.current_seats(match.state)
+        clock.start_turn(match, clock.waiting_seat(match, seats, waiting), timezone.now())
+        match.save()
+        _notify_players(match, seats)
+        services._after_commit(match, game, seats)
+        return _record(
+            moderator, Kind.UNDO, reason, match=match, before=before, details={"count": count}
+        )
+
+
+def _seat(seats, index: int):
+    for seat in seats:
+        if seat.index == index:
+            return seat
+    raise ServiceError(_("There is no such seat."))
+
+
+# -- Chat, reports and users ------------------------------------------------------------
+
+
+def hide_message(moderator, message: ChatMessage, reason: str) -> ModerationAction:
+    _require(moderator, "games.moderate_chat")
+    reason = _reason(reason)
+    with transaction.atomic():
+        if message.hidden_at is not None:
+            raise Conflict(_("That message is already hidden."))
+        ChatMessage.objects.filter(pk=message.pk).update(
+            hidden_at=timezone.now(), hidden_by=moderator
+        )
+        Match.objects.filter(pk=message.match_id).update(updated_at=timezone.now())
+        return _record(
+            moderator,
+            Kind.HIDE_MESSAGE,
+            reason,
+            match=message.match,
+            user=message.user,
+            details={"message": message.pk, "text": message.text},
+        )
+
+
+def resolve_report(moderator, report: Report, resolution: str) -> ModerationAction:
+    _require(moderator, "games.resolve_report")
+    resolution = _reason(resolution)
+    with transaction.atomic():
+        if report.resolved_at is not None:
+            raise Conflict(_("That report is already resolved."))
+        Report.objects.filter(pk=report.pk).update(
+            resolved_at=timezone.now(), resolved_by=moderator, resolution=resolution
+        )
+        return _record(
+            moderator,
+            Kind.RESOLVE_REPORT,
+            resolution,
+            match=report.match,
+            user=report.reported_user,
+            details={"report": report.pk},
+        )
+
+
+def deactivate_user(moderator, user, reason: str) -> ModerationAction:
+    """The user can no longer log in; their matches in play go to the timeout
+    policy at once (a bot takes the seat, or a two-player match is lost)."""
+    _require(moderator, "games.deactivate_user")
+    reason = _reason(reason)
+    if user.pk == moderator.pk:
+        raise ServiceError(_("You cannot deactivate yourself."))
+    if user.is_superuser:
+        raise Forbidden(_("Superusers cannot be deactivated here."))
+    with transaction.atomic():
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+        from django.contrib.sessions.models import Session
+
+        for session in Session.objects.filter(expire_date__gt=timezone.now()):
+            if session.get_decoded().get("_auth_user_id") == str(user.pk):
+                session.delete()
+        affected = []
+        for match in Match.objects.filter(
+            status=MatchStatus.ACTIVE, seats__user=user, seats__status=SeatStatus.PLAYING
+        ).distinct():
+            _take_seat_away(match, user)
+            affected.append(match.pk)
+        return _record(
+            moderator, Kind.DEACTIVATE_USER, reason, user=user, details={"matches": affected}
+        )
+
+
+def _take_seat_away(match: Match, user) -> None:
+    match = services._lock(match)
+    seats = services._seats(match)
+    seat = next(s for s in seats if s.user_id == user.pk)
+    game = registry.get(match.game_key)
+    if match.timeout_policy == "loss" and match.n_seats == 2:
+        seat.status = SeatStatus.TIMED_OUT
+        seat.save(update_fields=["status"])
+        ranks = [2 if s.index == seat.index else 1 for s in seats]
+        services._finish(
+            match,
+            seats,
+            ranks,
+            [None, None],
+            {"ranks": ranks, "scores": [None, None], "details": {"reason": "deactivated"}},
+        )
+        match.save()
+        return
+    seat.status = SeatStatus.BOT
+    seat.save(update_fields=["status"])
+    match.save(update_fields=["updated_at"])
+    if bots.bot_seats_to_act(match, game, seats):
+        services._after_commit(match, game, seats)
