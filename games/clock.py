@@ -37,6 +37,7 @@ def on_vacation_until(seat: Seat | None, now: datetime) -> datetime | None:
 def start_turn(match: Match, seat: Seat | None, now: datetime) -> None:
     """A new turn begins (the version changed and the game goes on)."""
     match.turn_started_at = now
+    match.waiting_on_id = seat.user_id if seat is not None and not seat.played_by_bot else None
     until = on_vacation_until(seat, now)
     match.turn_paused = (until - now) if until else ZERO
     refresh(match, seat, now)
@@ -61,6 +62,7 @@ def refresh(match: Match, seat: Seat | None, now: datetime) -> None:
     if seat is None or match.turn_started_at is None:
         match.deadline = None
         match.wake_at = None
+        match.waiting_on_id = None
         return
     match.deadline = (
         match.turn_started_at + match.turn_paused + match.time_per_move + seat.bank_left

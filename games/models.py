@@ -91,6 +91,15 @@ class Match(models.Model):
     # When the sweep must next look at this match: the earliest unsent
     # reminder or the deadline. Null when nobody is to move.
     wake_at = models.DateTimeField(null=True, blank=True)
+    # Who the clock is running for (None for a bot or nobody): for the lobby's
+    # "my turn" list and the moderators' "waiting on whom" filter.
+    waiting_on = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="matches_waiting",
+    )
     invite_token = models.CharField(max_length=32, unique=True)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(

@@ -100,7 +100,7 @@ def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
         _log_entry(match, moderator, "abort")
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
-        match.deadline = match.wake_at = None
+        match.deadline = match.wake_at = match.waiting_on = None
         match.save()
         _notify_players(match, seats)
         return _record(moderator, Kind.ABORT, reason, match=match, before=before)

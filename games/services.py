@@ -340,6 +340,7 @@ def _finish(match: Match, seats: list[Seat], ranks, scores, result: dict) -> Non
     match.status = MatchStatus.FINISHED
     match.deadline = None
     match.wake_at = None
+    match.waiting_on = None
     match.finished_at = timezone.now()
     match.result = result
     for seat in seats:
