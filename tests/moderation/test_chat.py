@@ -1,0 +1,83 @@
+"""Match chat and reports from the players' side."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import chat, services
+from games.models import ChatMessage, Report
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_players_chat_and_output_is_escaped(started_match, alice, bob):
+    url = reverse("match_chat", args=[started_match.pk])
+    response = client_for(alice).post(url, {"text": "<script>alert(1)</script> hi"}, **HTMX)
+    assert response.status_code == 200
+    assert (
+        'id="chat-form"' in response.content.decode() and "hx-swap-oob" in response.content.decode()
+    )
+    page = client_for(bob).get(reverse("match_detail", args=[started_match.pk])).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; hi" in page
+    assert "<script>alert(1)" not in page
+
+
+def test_spectators_read_but_cannot_write(started_match, alice, make_user):
+    chat.post_message(alice, started_match, "good luck")
+    spectator = make_user("sam")
+    page = client_for(spectator).get(reverse("match_detail", args=[started_match.pk]))
+    assert "good luck" in page.content.decode() and 'id="chat-form"' not in page.content.decode()
+    response = client_for(spectator).post(
+        reverse("match_chat", args=[started_match.pk]), {"text": "hello"}
+    )
+    assert response.status_code == 403
+    assert (
+        Client().post(reverse("match_chat", args=[started_match.pk]), {"text": "x"}).status_code
+        == 403
+    )
+    assert ChatMessage.objects.count() == 1
+
+
+def test_length_and_rate_limits(started_match, alice):
+    with pytest.raises(services.ServiceError, match="at most 500"):
+        chat.post_message(alice, started_match, "x" * 501)
+    with pytest.raises(services.ServiceError, match="Write something"):
+        chat.post_message(alice, started_match, "   ")
+    for i in range(chat.RATE_LIMIT):
+        chat.post_message(alice, started_match, f"line {i}")
+    response = client_for(alice).post(
+        reverse("match_chat", args=[started_match.pk]), {"text": "one too many"}
+    )
+    assert response.status_code == 429
+    assert ChatMessage.objects.count() == chat.RATE_LIMIT
+
+
+def test_reports_of_a_message_a_player_and_the_match(started_match, alice, bob):
+    message = chat.post_message(alice, started_match, "meh")
+    url = reverse("match_report", args=[started_match.pk])
+    client = client_for(bob)
+    assert client.post(url, {"message": message.pk, "reason": "insult"}).status_code == 302
+    assert client.post(url, {"player": "alice", "reason": "stalling"}).status_code == 302
+    assert client.post(url, {"reason": "the game is stuck"}).status_code == 302
+    reports = list(
+        Report.objects.order_by("created_at").values_list(
+            "message_id", "reported_user__username", "reason"
+        )
+    )
+    assert reports == [
+        (message.pk, "alice", "insult"),
+        (None, "alice", "stalling"),
+        (None, None, "the game is stuck"),
+    ]
+    assert client.post(url, {"reason": "x"}).status_code == 400
+    assert client.post(url, {"player": "bob", "reason": "me myself"}).status_code == 400
+    assert client.post(url, {"message": "abc", "reason": "forged"}).status_code == 400
+    assert client.post(url, {"player": "nobody", "reason": "who is it"}).status_code == 400
+    assert Report.objects.count() == 3
