@@ -7,6 +7,7 @@ from django.db import transaction
 
 from games import services
 from games.models import Match, MatchStatus
+from games.roles import ensure_moderator_group
 
 DEMO_PASSWORD = "smoki-demo-2026"
 DEMO_USERS = [
@@ -28,10 +29,16 @@ class Command(BaseCommand):
                 services.join_match(user=users["carol"], match=match)
                 open_match = services.create_match(user=users["carol"], game_key="nogi", n_seats=4)
                 services.join_match(user=users["bob"], match=open_match)
+            moderator = self._user("mod", "Moderator", "en")
+            if not moderator.is_staff:
+                moderator.is_staff = True
+                moderator.save(update_fields=["is_staff"])
+            moderator.groups.add(ensure_moderator_group())
         active = Match.objects.filter(created_by=users["alice"], status=MatchStatus.ACTIVE).first()
         self.stdout.write("Demo logins (username / password):")
         for name, _display, _lang in DEMO_USERS:
             self.stdout.write(f"  {name} / {DEMO_PASSWORD}")
+        self.stdout.write(f"  mod / {DEMO_PASSWORD}  (moderator: /admin/)")
         if active:
             self.stdout.write(f"Demo match: /m/{active.pk}/")
 
