@@ -79,7 +79,7 @@ def _notify_players(match: Match, seats) -> None:
 
 
 def _locked_active(match: Match) -> Match:
-    match = services._lock(match)
+    match = services.lock_match(match)
     if match.status != MatchStatus.ACTIVE:
         raise Conflict(_("Only a match in play can be changed this way."))
     return match
@@ -92,11 +92,11 @@ def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
     _require(moderator, "games.moderate_match")
     reason = _reason(reason)
     with transaction.atomic():
-        match = services._lock(match)
+        match = services.lock_match(match)
         if match.is_over:
             raise Conflict(_("This match has already ended."))
         before = match.version
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         _log_entry(match, moderator, "abort")
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
@@ -114,7 +114,7 @@ def extend_deadline(moderator, match: Match, hours: int, reason: str) -> Moderat
     with transaction.atomic():
         match = _locked_active(match)
         before = match.version
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         game = registry.get(match.game_key)
         seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
         _log_entry(match, moderator, "extend", hours=hours)
@@ -135,11 +135,11 @@ def force_timeout(moderator, match: Match, reason: str) -> ModerationAction:
         match = _locked_active(match)
         before = match.version
         game = registry.get(match.game_key)
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
         if seat is None:
             raise Conflict(_("Nobody is to move."))
-        services._time_out(match, game, seats, seat, timezone.now())
+        services.apply_timeout(match, game, seats, seat, timezone.now())
         match.refresh_from_db()
         return _record(
             moderator,
@@ -158,7 +158,7 @@ def replace_with_bot(moderator, match: Match, seat_index: int, reason: str) -> M
     with transaction.atomic():
         match = _locked_active(match)
         before = match.version
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         seat = _seat(seats, seat_index)
         if seat.played_by_bot:
             raise Conflict(_("A bot already plays that seat."))
@@ -168,7 +168,7 @@ def replace_with_bot(moderator, match: Match, seat_index: int, reason: str) -> M
         match.save()
         _notify_players(match, seats)
         game = registry.get(match.game_key)
-        services._after_commit(match, game, seats)
+        services.queue_bots_after_commit(match, game, seats)
         return _record(
             moderator,
             Kind.REPLACE_WITH_BOT,
@@ -187,7 +187,7 @@ def reinstate(moderator, match: Match, seat_index: int, reason: str) -> Moderati
     with transaction.atomic():
         match = _locked_active(match)
         before = match.version
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         seat = _seat(seats, seat_index)
         if seat.user_id is None or seat.status == SeatStatus.PLAYING:
             raise Conflict(_("That seat has no player to give it back to."))
@@ -226,9 +226,9 @@ def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> Modera
         if 1 not in ranks:
             raise ServiceError(_("Someone must be ranked first."))
         before = match.version
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         _log_entry(match, moderator, "adjudicate", ranks=ranks)
-        services._finish(
+        services.finish_match(
             match,
             seats,
             ranks,
@@ -248,7 +248,7 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
     _require(moderator, "games.moderate_match")
     reason = _reason(reason)
     with transaction.atomic():
-        match = services._lock(match)
+        match = services.lock_match(match)
         if match.status not in (MatchStatus.ACTIVE, MatchStatus.FINISHED):
             raise Conflict(_("Only a match in play or finished can be rewound."))
         entries = list(match.moves.order_by("seq").values_list("seat", "action"))
@@ -258,7 +258,7 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
         game = registry.get(match.game_key)
         before = match.version
         match.state = replay(game, match.n_seats, match.options, match.seed, in_effect[:-count])
-        seats = services._seats(match)
+        seats = services.seats_of(match)
         _log_entry(match, moderator, "undo", count=count)
         if match.status == MatchStatus.FINISHED:
             match.status = MatchStatus.ACTIVE
@@ -271,7 +271,7 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
         clock.start_turn(match, clock.waiting_seat(match, seats, waiting), timezone.now())
         match.save()
         _notify_players(match, seats)
-        services._after_commit(match, game, seats)
+        services.queue_bots_after_commit(match, game, seats)
         return _record(
             moderator, Kind.UNDO, reason, match=match, before=before, details={"count": count}
         )
@@ -355,15 +355,15 @@ def deactivate_user(moderator, user, reason: str) -> ModerationAction:
 
 
 def _take_seat_away(match: Match, user) -> None:
-    match = services._lock(match)
-    seats = services._seats(match)
+    match = services.lock_match(match)
+    seats = services.seats_of(match)
     seat = next(s for s in seats if s.user_id == user.pk)
     game = registry.get(match.game_key)
     if match.timeout_policy == "loss" and match.n_seats == 2:
         seat.status = SeatStatus.TIMED_OUT
         seat.save(update_fields=["status"])
         ranks = [2 if s.index == seat.index else 1 for s in seats]
-        services._finish(
+        services.finish_match(
             match,
             seats,
             ranks,
@@ -376,4 +376,4 @@ def _take_seat_away(match: Match, user) -> None:
     seat.save(update_fields=["status"])
     match.save(update_fields=["updated_at"])
     if bots.bot_seats_to_act(match, game, seats):
-        services._after_commit(match, game, seats)
+        services.queue_bots_after_commit(match, game, seats)

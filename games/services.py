@@ -115,7 +115,7 @@ def create_match(
     return match
 
 
-def _lock(match: Match) -> Match:
+def lock_match(match: Match) -> Match:
     return Match.objects.select_for_update(no_key=True).get(pk=match.pk)
 
 
@@ -127,7 +127,7 @@ def _require_open(match: Match) -> None:
 def join_match(*, user, match: Match, token: str | None = None) -> Seat:
     """Take the next free seat. Private matches need an invitation or the link's token."""
     with transaction.atomic():
-        match = _lock(match)
+        match = lock_match(match)
         _require_open(match)
         if match.seats.filter(user=user).exists():
             raise Conflict(_("You already have a seat in this match."))
@@ -153,7 +153,7 @@ def join_match(*, user, match: Match, token: str | None = None) -> Seat:
 def leave_match(*, user, match: Match) -> None:
     """Give up a seat before the start. The last human to leave aborts the match."""
     with transaction.atomic():
-        match = _lock(match)
+        match = lock_match(match)
         _require_open(match)
         seat = match.seats.filter(user=user).first()
         if seat is None:
@@ -196,7 +196,7 @@ def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
     if level not in bots.LEVELS:
         raise ServiceError(_("Unknown bot level."))
     with transaction.atomic():
-        match = _lock(match)
+        match = lock_match(match)
         _require_open(match)
         if match.created_by_id != user.pk:
             raise Forbidden(_("Only the player who created the match can add bots."))
@@ -214,13 +214,13 @@ def _start(match: Match) -> None:
     match.started_at = timezone.now()
     match.version = 0
     Seat.objects.filter(match=match).update(bank_left=match.time_bank)
-    seats = _seats(match)
+    seats = seats_of(match)
     for seat in seats:
         if not seat.played_by_bot:
             notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)
     _settle_after_change(match, game, seats)
     match.save()
-    _after_commit(match, game, seats)
+    queue_bots_after_commit(match, game, seats)
 
 
 # -- Playing -----------------------------------------------------------------
@@ -244,12 +244,12 @@ def submit_action(
     itself. Raises ``ServiceError`` subclasses with a message for the player.
     """
     with transaction.atomic():
-        match = _lock(match)
+        match = lock_match(match)
         if match.status != MatchStatus.ACTIVE:
             raise Conflict(
                 _("This match is over.") if match.is_over else _("This match has not started.")
             )
-        seats = _seats(match)
+        seats = seats_of(match)
         seat = _acting_seat(seats, user, seat_index, actor_kind)
         if expected_version != match.version:
             raise StaleVersion(
@@ -276,7 +276,7 @@ def submit_action(
             actor=user if user is not None and user.is_authenticated else None,
         )
         if queue_bots:
-            _after_commit(match, game, seats)
+            queue_bots_after_commit(match, game, seats)
     return move
 
 
@@ -298,7 +298,7 @@ def _acting_seat(seats: list[Seat], user, seat_index: int | None, actor_kind: st
     return seat
 
 
-def _seats(match: Match) -> list[Seat]:
+def seats_of(match: Match) -> list[Seat]:
     return list(match.seats.select_related("user__profile").order_by("index"))
 
 
@@ -310,7 +310,7 @@ def _settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | No
         mover.save(update_fields=["bank_left"])
     outcome = game.result(match.state)
     if outcome is not None:
-        _finish(match, seats, outcome.ranks, outcome.scores, outcome.to_json())
+        finish_match(match, seats, outcome.ranks, outcome.scores, outcome.to_json())
         return
     waiting = game.current_seats(match.state)
     clock.start_turn(match, clock.waiting_seat(match, seats, waiting), now)
@@ -321,7 +321,7 @@ def _settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | No
             )
 
 
-def _finish(match: Match, seats: list[Seat], ranks, scores, result: dict) -> None:
+def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -> None:
     """Close the match. Seats that lost their place to the bot after too many
     timeouts are ranked last, below everyone who played on."""
     dropped = {
@@ -351,7 +351,7 @@ def _finish(match: Match, seats: list[Seat], ranks, scores, result: dict) -> Non
             notifications.queue(seat.user, match, NotificationKind.MATCH_FINISHED)
 
 
-def _after_commit(match: Match, game, seats: list[Seat]) -> None:
+def queue_bots_after_commit(match: Match, game, seats: list[Seat]) -> None:
     if match.status == MatchStatus.ACTIVE and bots.bot_seats_to_act(match, game, seats):
         match_id = match.pk
         transaction.on_commit(lambda: _queue_bot_turns(match_id))
@@ -469,7 +469,7 @@ def _shift_waiting_clocks(user, shift: timedelta, now) -> None:
     ).values_list("pk", flat=True)
     for match in Match.objects.select_for_update(no_key=True).filter(pk__in=list(match_ids)):
         game = registry.get(match.game_key)
-        seats = _seats(match)
+        seats = seats_of(match)
         seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
         if seat is None or seat.user_id != user.pk:
             continue
@@ -511,7 +511,7 @@ def wake_match(match_id: int, now=None) -> str:
         if match is None:
             return "skipped"
         game = registry.get(match.game_key)
-        seats = _seats(match)
+        seats = seats_of(match)
         seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
         if seat is None:
             match.wake_at = None
@@ -523,14 +523,14 @@ def wake_match(match_id: int, now=None) -> str:
                     seat.user, match, NotificationKind.REMINDER, tag=f"{hours}h", seat=seat
                 )
         if match.deadline is not None and match.deadline <= now:
-            _time_out(match, game, seats, seat, now)
+            apply_timeout(match, game, seats, seat, now)
             return "timed out"
         clock.refresh(match, seat, now)
         match.save(update_fields=["wake_at", "deadline"])
         return "reminded"
 
 
-def _time_out(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
+def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
     """The seat missed its deadline: apply the match's timeout policy."""
     if seat.user_id:
         notifications.queue(seat.user, match, NotificationKind.TIMED_OUT, seat=seat)
@@ -538,7 +538,7 @@ def _time_out(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
         seat.status = SeatStatus.TIMED_OUT
         seat.save(update_fields=["status"])
         ranks = [2 if s.index == seat.index else 1 for s in seats]
-        _finish(
+        finish_match(
             match,
             seats,
             ranks,
