@@ -247,10 +247,9 @@ class MatchRow:
 def _row(match: Match, user=None) -> MatchRow:
     game = registry.get(match.game_key)
     seats = list(match.seats.all())
-    my_turn = False
-    if user is not None and match.status == MatchStatus.ACTIVE and match.state is not None:
-        waiting = set(game.current_seats(match.state))
-        my_turn = any(s.user_id == user.pk and s.index in waiting for s in seats)
+    my_turn = (
+        user is not None and match.status == MatchStatus.ACTIVE and match.waiting_on_id == user.pk
+    )
     return MatchRow(
         match=match,
         title=game.title,
@@ -277,9 +276,9 @@ def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
 def my_matches(user) -> list[MatchRow]:
     """My open and active matches: those waiting for me first, least time left first."""
     queryset = _with_seats(
-        Match.objects.filter(
-            seats__user=user, status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]
-        ).order_by("deadline", "-created_at")
+        Match.objects.filter(seats__user=user, status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE])
+        .defer("state", "options")
+        .order_by("deadline", "-created_at")
     )
     rows = [_row(m, user) for m in queryset]
     far_future = timezone.now() + timezone.timedelta(days=10_000)
@@ -308,11 +307,15 @@ def my_invitations(user) -> list[Match]:
 
 
 def next_match_waiting(user, exclude: int | None = None) -> Match | None:
-    """The match where this player's move is most urgent (for the "next" button)."""
-    for row in my_matches(user):
-        if row.my_turn and row.match.pk != exclude:
-            return row.match
-    return None
+    """The match where this player's move is most urgent (for the "next" button):
+    one indexed query, whatever the number of matches the player has."""
+    return (
+        Match.objects.filter(status=MatchStatus.ACTIVE, waiting_on=user)
+        .exclude(pk=exclude)
+        .only("pk", "deadline")
+        .order_by("deadline")
+        .first()
+    )
 
 
 def public_log(match: Match) -> dict[str, Any]:

@@ -185,7 +185,9 @@ HEROES_4E: dict[str, Hero] = {
 class Edition:
     """Everything that differs between editions as data the rules code reads.
 
-    ``forced_steps`` gives rooms whose leave effect forces a multi-chamber move
+    ``pull_rooms`` pull a hero whose chamber points at them (the Magic Harp,
+    D-4). ``teleport_rooms`` let a hero leave to any chamber (Portal) and
+    ``key_rooms`` to any adjacent one (Master Key). ``forced_steps`` gives rooms whose leave effect forces a multi-chamber move
     and how many chambers (Whirlwind 2; the first edition's Gale 3, Strong
     Wind 2). ``open_rooms`` are arrowless rooms treated as having arrows "in
     every allowed direction" when passed through during such a move (D-3).
@@ -206,6 +208,7 @@ class Edition:
     team_sizes: tuple[int, ...]
     steal_tile_min: int
     forced_steps: dict[str, int]
+    pull_rooms: frozenset[str]
     teleport_rooms: frozenset[str]
     key_rooms: frozenset[str]
     open_rooms: frozenset[str]
@@ -233,6 +236,7 @@ EDITION_4E = Edition(
     team_sizes=(4, 6),
     steal_tile_min=2,
     forced_steps={"whirlwind": 2},
+    pull_rooms=frozenset({"harp"}),
     teleport_rooms=frozenset({"portal"}),
     key_rooms=frozenset({"master_key"}),
     open_rooms=frozenset({"master_key", "portal"}),
