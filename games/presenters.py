@@ -1,10 +1,13 @@
 """Glue to each game's presenter (games/catalog/<key>/presenter.py).
 
 A presenter turns a game's ``view`` into template context and never sees the
-raw state. It provides:
+raw state. The selectors add two keys to the view for it: ``_names`` (seat
+names) and ``_version`` (the match version, for moves posted from the board). It provides:
 
 - ``BOARD_TEMPLATE``: the template drawing the board and the viewer's secrets;
-- ``board_context(view, viewer, names) -> dict``;
+- ``board_context(view, viewer, names, choices) -> dict``, where ``choices``
+  is the viewer's current ``ChoiceLevel`` (or None), so the board can offer
+  the next clicks where they happen;
 - ``describe_event(event, names) -> str``: one translated log sentence;
 - ``action_steps(action, view) -> list[(key, label)]``: the clicks that build
   an action (pick a die, then a knight...). The web layer turns the legal
@@ -34,6 +37,9 @@ class Choice:
 class ChoiceLevel:
     prompt_path: list[str]  # labels of the clicks made so far
     choices: list[Choice]
+    # Set when the clicks so far name one whole action (e.g. a cell clicked on
+    # the board without JavaScript): the page then offers to confirm it.
+    confirm: Choice | None = None
 
 
 def choice_level(legal: list[dict], view: dict, presenter, path: list[str]) -> ChoiceLevel:
@@ -58,6 +64,16 @@ def choice_level(legal: list[dict], view: dict, presenter, path: list[str]) -> C
         if key not in by_key:
             order.append(key)
         by_key.setdefault(key, []).append((action, steps))
+    confirm = None
+    complete = [(a, st) for a, st in matching if len(st) == depth]
+    if path and len(complete) == 1 and not order:
+        action, steps = complete[0]
+        confirm = Choice(
+            key=path[-1],
+            label=steps[-1][1],
+            path=".".join(path),
+            action_json=json.dumps(action, sort_keys=True, separators=(",", ":")),
+        )
     choices = []
     for key in order:
         group = by_key[key]
@@ -67,4 +83,4 @@ def choice_level(legal: list[dict], view: dict, presenter, path: list[str]) -> C
         if len(group) == 1 and len(group[0][1]) == depth + 1:
             final = json.dumps(group[0][0], sort_keys=True, separators=(",", ":"))
         choices.append(Choice(key=key, label=label, path=new_path, action_json=final))
-    return ChoiceLevel(prompt_path=labels_so_far, choices=choices)
+    return ChoiceLevel(prompt_path=labels_so_far, choices=choices, confirm=confirm)

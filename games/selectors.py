@@ -168,6 +168,9 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
         "option_rows": option_rows(game, match.options),
         "time_per_move_label": time_per_move_label(match.time_per_move),
         "poll_seconds": settings.SMOKI["POLL_SECONDS"],
+        "sentences_name_the_actor": getattr(
+            presenters.get(match.game_key), "SENTENCES_NAME_THE_ACTOR", False
+        ),
     }
     if match.state is None:
         context.update(seat_rows=[], board=None, choices=None, log=[])
@@ -193,14 +196,17 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
         )
         for seat in seats
     ]
-    view = game.view(match.state, viewer)
-    context["board_template"] = presenter.BOARD_TEMPLATE
-    context["board"] = presenter.board_context(view, viewer, names)
+    # Presenters also get the seat names and the version, to label choices and
+    # to post a move from a click on the board.
+    view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
     context["my_turn"] = viewer is not None and viewer in to_move and not match.is_over
     context["choices"] = None
     if context["my_turn"] and me.status == "playing":
         legal = game.legal_actions(match.state, viewer)
         context["choices"] = presenters.choice_level(legal, view, presenter, path or [])
+    context["board_template"] = presenter.BOARD_TEMPLATE
+    # The board may draw the current choices where they happen (cells to click).
+    context["board"] = presenter.board_context(view, viewer, names, context["choices"])
     recent = list(Move.objects.filter(match=match).order_by("-seq")[:LOG_TAIL])[::-1]
     context["log"] = log_lines(match, names, viewer, recent)
     context["log_truncated"] = match.version > len(recent)

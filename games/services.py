@@ -88,6 +88,9 @@ def create_match(
         options = resolve_options(game, options)
     except IllegalAction as error:
         raise ServiceError(error.message) from None
+    refusal = _setup_refusal(game, n_seats, options)
+    if refusal:
+        raise ServiceError(refusal)
     if timeout_policy not in TimeoutPolicy.values:
         raise ServiceError(_("Unknown timeout policy."))
     if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
@@ -113,6 +116,13 @@ def create_match(
         )
         Seat.objects.create(match=match, index=0, user=user)
     return match
+
+
+def _setup_refusal(game, n_seats: int, options: dict) -> str | None:
+    """Some games refuse option combinations that depend on the player count
+    (Drakon's team play needs 4 or 6): they say so through ``validate_setup``."""
+    validate = getattr(game, "validate_setup", None)
+    return validate(n_seats, options) if validate else None
 
 
 def lock_match(match: Match) -> Match:

@@ -11,6 +11,7 @@ import importlib
 from games.engine.base import Game
 
 CATALOG_MODULES = [
+    "games.catalog.drakon.rules",
     "games.catalog.nogi.rules",
 ]
 

@@ -204,6 +204,8 @@ class Edition:
     short_goal: int
     escape_goal: int
     escape_rooms: frozenset[str]
+    #: D-10: putting your hero on a newly placed Escape counts as entering it.
+    escape_placement_wins: bool
     team_factor: int
     team_sizes: tuple[int, ...]
     steal_tile_min: int
@@ -232,6 +234,7 @@ EDITION_4E = Edition(
     short_goal=7,
     escape_goal=8,
     escape_rooms=frozenset({"escape", "portal"}),
+    escape_placement_wins=True,
     team_factor=2,
     team_sizes=(4, 6),
     steal_tile_min=2,

@@ -49,7 +49,6 @@ STEPS: tuple[tuple[int, int, int], ...] = ((1, 0, 1), (2, 1, 0), (4, 0, -1), (8,
 BACK: dict[int, int] = {1: 4, 2: 8, 4: 1, 8: 2}
 
 ENTRANCE_KEY = "0,0"
-ENTRANCE_POS = (0, 0)
 
 
 def rotate_mask(mask: int, turns: int) -> int:
@@ -118,11 +117,6 @@ def neighbours(pos: tuple[int, int]) -> list[tuple[int, tuple[int, int]]]:
     return [(bit, (x + dx, y + dy)) for bit, dx, dy in STEPS]
 
 
-def sort_key(pos: tuple[int, int]) -> tuple[int, int]:
-    """Cells are listed west to east, then south to north (stable across JSON stores)."""
-    return pos
-
-
 class Lair:
     """A read-only index of the rooms in play, built from ``state["board"]`` for one call.
 
@@ -138,7 +132,7 @@ class Lair:
         self.kind = kind
         self.mask = mask
         if state is not None:
-            tiles = state["tiles"]
+            tiles = tiles_of(state)
             cache = _POS_CACHE
             for key, value in state["board"].items():
                 pos = cache.get(key) or xy(key)
@@ -184,6 +178,39 @@ def legal_rotations(pattern: str, forbidden: int) -> list[int]:
     return [r for r, mask in DISTINCT[pattern] if not mask & forbidden]
 
 
+# A small cache of Lairs by board identity. States are never changed in place
+# except the private copy inside ``apply``, whose board changes only through
+# ``set_room`` / ``remove_room`` (which drop its entry). Each entry keeps a
+# reference to its board, so an id cannot be reused while the entry lives.
+_LAIRS: dict[int, tuple[dict, list, Lair]] = {}
+_LAIR_CACHE_SIZE = 64
+
+
+def lair_of(state: State) -> Lair:
+    """The ``Lair`` of ``state``'s board, built once per board object."""
+    board = state["board"]
+    entry = _LAIRS.get(id(board))
+    tiles = tiles_of(state)
+    if entry is not None and entry[0] is board and entry[1] is tiles:
+        return entry[2]
+    lair = Lair(state)
+    if len(_LAIRS) >= _LAIR_CACHE_SIZE:
+        _LAIRS.clear()
+    _LAIRS[id(board)] = (board, tiles, lair)
+    return lair
+
+
+def set_room(state: State, key: str, room: list[int]) -> None:
+    """Put ``[tile, rot]`` at ``key`` (the only ways the rules change a board)."""
+    _LAIRS.pop(id(state["board"]), None)
+    state["board"][key] = room
+
+
+def remove_room(state: State, key: str) -> list[int]:
+    _LAIRS.pop(id(state["board"]), None)
+    return state["board"].pop(key)
+
+
 # Task kinds -----------------------------------------------------------------------------------
 
 # Decisions (a seat must answer).
@@ -227,8 +254,22 @@ def edition_of(state: State) -> C.Edition:
     return C.EDITIONS[state["edition"]]
 
 
+_EDITION_TILES: dict[str, list[list[str]]] = {
+    key: C.tile_list(ed) for key, ed in C.EDITIONS.items()
+}
+
+
+def tiles_of(state: State) -> list[list[str]]:
+    """The match's tile catalogue: index = tile id, ``[room, pattern]``.
+
+    ``state["tiles"]`` is null in real games (the edition's inventory) and a
+    full list only in test positions that re-pattern a tile (``build_state``).
+    """
+    return state["tiles"] or _EDITION_TILES[state["edition"]]
+
+
 def room_at(state: State, key: str) -> str:
-    return state["tiles"][state["board"][key][0]][0]
+    return tiles_of(state)[state["board"][key][0]][0]
 
 
 def is_team(state: State) -> bool:
@@ -459,7 +500,7 @@ def drakon_reach(lair: Lair, start: tuple[int, int], steps: int = 3) -> list[tup
                     seen.add(cell)
                     nxt.append(cell)
         layer = nxt
-    return sorted(seen, key=sort_key)
+    return sorted(seen)
 
 
 # Effect targets (A-9, D-5..D-7, D-22..D-24) ------------------------------------------------------
@@ -476,7 +517,7 @@ def destroy_targets(state: State) -> list[str]:
 def float_targets(state: State, lair: Lair, key: str) -> list[tuple[str, int]]:
     """(cell, rotation) the Floating Chamber at ``key`` may fly to (D-5)."""
     pos = xy(key)
-    pattern = state["tiles"][state["board"][key][0]][1]
+    pattern = tiles_of(state)[state["board"][key][0]][1]
     rest = lair.without(pos)
     out = []
     for cell, forbidden in sorted(rest.frontier().items()):
@@ -493,7 +534,7 @@ def rotate_targets(state: State, lair: Lair) -> list[tuple[str, int]]:
         forbidden = lair.forbidden(pos)
         key = key_of(pos)
         tile, rot = state["board"][key]
-        pattern = state["tiles"][tile][1]
+        pattern = tiles_of(state)[tile][1]
         out.extend(
             (key, turns) for turns in (1, 2, 3) if not MASKS[pattern][(rot + turns) % 4] & forbidden
         )
@@ -509,7 +550,7 @@ def swap_targets(state: State, lair: Lair, seat: int) -> list[tuple[str, int, in
     for key in destroy_targets(state):
         forbidden = lair.forbidden(xy(key))
         for tile in hand:
-            pattern = state["tiles"][tile][1]
+            pattern = tiles_of(state)[tile][1]
             out.extend((key, tile, r) for r in legal_rotations(pattern, forbidden))
     return out
 
@@ -520,7 +561,7 @@ def mind_control_targets(state: State, lair: Lair, seat: int) -> list[tuple[int,
     for target in range(state["n_players"]):
         if target == seat:
             continue
-        for cell in sorted(move_targets(state, lair, target), key=sort_key):
+        for cell in sorted(move_targets(state, lair, target)):
             out.append((target, key_of(cell)))
     return out
 
@@ -621,8 +662,7 @@ class DrakonGame:
         options = resolve_options(self, options)
         edition = self.edition
         rng = Rng.from_seed(seed)
-        tiles = C.tile_list(edition)
-        stack = rng.shuffled(list(range(1, len(tiles))))
+        stack = rng.shuffled(list(range(1, sum(count for _r, _p, count in edition.tiles))))
         hoard = rng.shuffled(C.coin_list(edition))
         first_seat = rng.below(n_players)
         order = [(first_seat + i) % n_players for i in range(n_players)]
@@ -638,7 +678,7 @@ class DrakonGame:
             n_players=n_players,
             options=options,
             first_seat=first_seat,
-            tiles=tiles,
+            tiles=None,
             board={ENTRANCE_KEY: [0, 0]},
             stack=stack,
             hands=[[] for _ in range(n_players)],
@@ -736,12 +776,23 @@ class DrakonGame:
             if reason:
                 raise IllegalAction(reason)
             return task
-        if action not in LEGAL[task["kind"]](state, task):
+        wanted = typed_action(action)
+        if wanted is None or wanted not in {
+            typed_action(a) for a in LEGAL[task["kind"]](state, task)
+        }:
             raise IllegalAction(explain_refusal(state, task, action))
         return task
 
     def check_invariants(self, state: State) -> None:
         check_invariants(state)
+
+
+def typed_action(action: Action) -> frozenset | None:
+    """An action's fields with their types: ``True`` is not seat 1, ``1.0`` not rotation 1."""
+    try:
+        return frozenset((key, type(value), value) for key, value in action.items())
+    except TypeError:  # a list or dict inside: never a legal action
+        return None
 
 
 def _is_seat(state: State, seat: Any) -> bool:
@@ -775,29 +826,27 @@ def place_actions(state: State, lair: Lair, seat: int) -> list[Action]:
     hand = state["hands"][seat]
     if not hand:
         return []
-    cells = sorted(lair.frontier().items())
-    tiles = state["tiles"]
+    cells = [(key_of(cell), forbidden) for cell, forbidden in sorted(lair.frontier().items())]
+    tiles = tiles_of(state)
     by_pattern: dict[str, list[tuple[str, int]]] = {}
     actions: list[Action] = []
     for tile in hand:
         pattern = tiles[tile][1]
         spots = by_pattern.get(pattern)
         if spots is None:
+            rotations = DISTINCT[pattern]
             spots = by_pattern[pattern] = [
-                (key_of(cell), r)
-                for cell, forbidden in cells
-                for r, mask in DISTINCT[pattern]
-                if not mask & forbidden
+                (at, r) for at, forbidden in cells for r, mask in rotations if not mask & forbidden
             ]
-        actions.extend({"type": "place", "tile": tile, "at": at, "rot": r} for at, r in spots)
+        actions.extend([{"type": "place", "tile": tile, "at": at, "rot": r} for at, r in spots])
     return actions
 
 
 def move_actions(state: State, lair: Lair, seat: int) -> list[Action]:
     """A-6 moves, then the Sorceress's extra destinations flagged ``power`` (D-18)."""
-    plain = sorted(move_targets(state, lair, seat), key=sort_key)
+    plain = sorted(move_targets(state, lair, seat))
     actions: list[Action] = [{"type": "move", "to": key_of(cell)} for cell in plain]
-    for cell in sorted(power_targets(state, lair, seat), key=sort_key):
+    for cell in sorted(power_targets(state, lair, seat)):
         actions.append({"type": "move", "to": key_of(cell), "power": True})
     return actions
 
@@ -819,7 +868,7 @@ def _knight_options(state: State, lair: Lair, seat: int) -> list[Action]:
     for target in heroes_at(state, here):
         if not are_enemies(state, seat, target):
             continue
-        for cell in sorted(move_targets(state, lair, target), key=sort_key):
+        for cell in sorted(move_targets(state, lair, target)):
             actions.append(
                 {"type": "ability", "hero": "knight", "target": target, "to": key_of(cell)}
             )
@@ -835,7 +884,7 @@ def _ranger_options(state: State, lair: Lair, seat: int) -> list[Action]:
     """D-19: an extra move action following every movement rule."""
     return [
         {"type": "ability", "hero": "ranger", "to": key_of(cell)}
-        for cell in sorted(move_targets(state, lair, seat), key=sort_key)
+        for cell in sorted(move_targets(state, lair, seat))
     ]
 
 
@@ -865,7 +914,7 @@ ABILITIES = {
 
 def _legal_action(state: State, task: dict) -> list[Action]:
     seat = task["seat"]
-    lair = Lair(state)
+    lair = lair_of(state)
     return [
         *place_actions(state, lair, seat),
         *move_actions(state, lair, seat),
@@ -875,7 +924,7 @@ def _legal_action(state: State, task: dict) -> list[Action]:
 
 def _legal_after_action(state: State, task: dict) -> list[Action]:
     seat = task["seat"]
-    return [*ability_actions(state, Lair(state), seat), {"type": "end_turn"}]
+    return [*ability_actions(state, lair_of(state), seat), {"type": "end_turn"}]
 
 
 def _legal_place_drakon(state: State, task: dict) -> list[Action]:
@@ -897,7 +946,7 @@ def _legal_destroy(state: State, task: dict) -> list[Action]:
 
 
 def _legal_drakon_move(state: State, task: dict) -> list[Action]:
-    lair = Lair(state)
+    lair = lair_of(state)
     return [
         {"type": "drakon_move", "to": key_of(cell)}
         for cell in drakon_reach(lair, xy(state["drakon"]))
@@ -905,21 +954,21 @@ def _legal_drakon_move(state: State, task: dict) -> list[Action]:
 
 
 def _legal_float(state: State, task: dict) -> list[Action]:
-    spots = float_targets(state, Lair(state), task["at"])
+    spots = float_targets(state, lair_of(state), task["at"])
     return [*({"type": "float", "to": at, "rot": r} for at, r in spots), {"type": "skip"}]
 
 
 def _legal_mind_control(state: State, task: dict) -> list[Action]:
     return [
         {"type": "mind_control", "target": target, "to": at}
-        for target, at in mind_control_targets(state, Lair(state), task["seat"])
+        for target, at in mind_control_targets(state, lair_of(state), task["seat"])
     ]
 
 
 def _legal_rotate(state: State, task: dict) -> list[Action]:
     return [
         {"type": "rotate", "at": at, "turns": turns}
-        for at, turns in rotate_targets(state, Lair(state))
+        for at, turns in rotate_targets(state, lair_of(state))
     ]
 
 
@@ -932,7 +981,7 @@ def _legal_steal_tile(state: State, task: dict) -> list[Action]:
 def _legal_swap(state: State, task: dict) -> list[Action]:
     return [
         {"type": "swap", "at": at, "tile": tile, "rot": r}
-        for at, tile, r in swap_targets(state, Lair(state), task["seat"])
+        for at, tile, r in swap_targets(state, lair_of(state), task["seat"])
     ]
 
 
@@ -989,7 +1038,7 @@ def place_refusal(state: State, seat: int, action: Action) -> str | None:
     cell = parse_cell(at)
     if cell is None:
         return 'Choose a cell written as "x,y".'
-    pattern = state["tiles"][tile][1]
+    pattern = tiles_of(state)[tile][1]
     if type(rot) is not int or rot not in {r for r, _mask in DISTINCT[pattern]}:
         allowed = ", ".join(str(r) for r, _mask in DISTINCT[pattern])
         return f"That tile can be turned to rotation {allowed} only."
@@ -1003,7 +1052,7 @@ def place_refusal(state: State, seat: int, action: Action) -> str | None:
         if room is None:
             continue
         touching = True
-        if MASKS[state["tiles"][room[0]][1]][room[1]] & BACK[bit]:
+        if MASKS[tiles_of(state)[room[0]][1]][room[1]] & BACK[bit]:
             forbidden |= bit
     if not touching:
         return "A new chamber must share an edge with a chamber in play."
@@ -1063,7 +1112,7 @@ def _start_next_turn(state: State, events: list[Event]) -> None:
         seat = state["first_seat"] if state["turn"] == 0 else (state["active"] + 1) % n
         state["turn"] += 1
         state["active"] = seat
-        lair = Lair(state)
+        lair = lair_of(state)
         if not can_act(state, lair, seat) and not any(
             can_act(state, lair, other) for other in range(n)
         ):
@@ -1249,14 +1298,14 @@ def _auto_after_check(state: State, task: dict, events: list[Event]) -> None:
     seat = task["who"]
     if not state["options"]["heroes"] or state["abilities_used"][seat]:
         return
-    if ability_actions(state, Lair(state), seat):
+    if ability_actions(state, lair_of(state), seat):
         state["pending"].append({"kind": AFTER_ACTION, "seat": seat})
 
 
 def _auto_offer_action(state: State, task: dict, events: list[Event]) -> None:
     """After an ability used before the action: the action, unless none is possible."""
     seat = task["who"]
-    if can_act(state, Lair(state), seat):
+    if can_act(state, lair_of(state), seat):
         state["pending"].append({"kind": ACTION, "seat": seat})
     else:
         events.append({"type": "no_action", "seat": seat})
@@ -1277,7 +1326,7 @@ def _steal_random_tile(
     tile = hand.pop(_random_index(state, len(hand)))
     state["hands"][thief].append(tile)
     events.append({"type": "tile_stolen", "seat": thief, "victim": victim, "cause": cause})
-    room, pattern = state["tiles"][tile]
+    room, pattern = tiles_of(state)[tile]
     detail = {"type": "tile_stolen_detail", "seat": thief, "victim": victim, "tile": tile,
               "room": room, "pattern": pattern}  # fmt: skip
     events.extend(_private(state, [thief, victim], detail))
@@ -1352,17 +1401,17 @@ def _effect_drakon_moves(state: State, seat: int, at: str, events: list[Event]) 
 
 
 def _effect_floating(state: State, seat: int, at: str, events: list[Event]) -> None:
-    ok = bool(float_targets(state, Lair(state), at))
+    ok = bool(float_targets(state, lair_of(state), at))
     _push_if(state, events, seat, "floating", ok, {"kind": FLOAT, "seat": seat, "at": at})
 
 
 def _effect_mind_control(state: State, seat: int, at: str, events: list[Event]) -> None:
-    ok = bool(mind_control_targets(state, Lair(state), seat))
+    ok = bool(mind_control_targets(state, lair_of(state), seat))
     _push_if(state, events, seat, "mind_control", ok, {"kind": MIND_CONTROL, "seat": seat})
 
 
 def _effect_rotate(state: State, seat: int, at: str, events: list[Event]) -> None:
-    ok = bool(rotate_targets(state, Lair(state)))
+    ok = bool(rotate_targets(state, lair_of(state)))
     _push_if(state, events, seat, "rotate", ok, {"kind": ROTATE, "seat": seat})
 
 
@@ -1372,7 +1421,7 @@ def _effect_steal_tile(state: State, seat: int, at: str, events: list[Event]) ->
 
 
 def _effect_swap(state: State, seat: int, at: str, events: list[Event]) -> None:
-    ok = bool(swap_targets(state, Lair(state), seat))
+    ok = bool(swap_targets(state, lair_of(state), seat))
     _push_if(state, events, seat, "swap", ok, {"kind": SWAP, "seat": seat})
 
 
@@ -1424,7 +1473,7 @@ def _place(state: State, seat: int, action: Action, events: list[Event]) -> None
     """A-5: put the tile into play, draw from the pile, then the placement hooks."""
     tile, at, rot = action["tile"], action["at"], action["rot"]
     state["hands"][seat].remove(tile)
-    state["board"][at] = [tile, rot]
+    set_room(state, at, [tile, rot])
     events.append(_placed_event(state, seat, tile, at, rot, "placed"))
     drawn = _draw(state, seat, 1)
     events.append(
@@ -1435,7 +1484,7 @@ def _place(state: State, seat: int, action: Action, events: list[Event]) -> None
 
 
 def _placed_event(state: State, seat: int, tile: int, at: str, rot: int, how: str) -> Event:
-    room, pattern = state["tiles"][tile]
+    room, pattern = tiles_of(state)[tile]
     return {
         "type": "room_placed",
         "how": how,
@@ -1451,7 +1500,7 @@ def _placed_event(state: State, seat: int, tile: int, at: str, rot: int, how: st
 
 def _put_in_play_hooks(state: State, seat: int, at: str, tile: int) -> None:
     """First Drakon Moves brings Drakon (A-10, D-2); Escape lets the hero on (A-9, D-22)."""
-    room = state["tiles"][tile][0]
+    room = tiles_of(state)[tile][0]
     if room == "drakon_moves" and state["drakon"] is None:
         state["pending"].append({"kind": PLACE_DRAKON, "seat": seat})
     elif room == "escape":
@@ -1459,7 +1508,7 @@ def _put_in_play_hooks(state: State, seat: int, at: str, tile: int) -> None:
 
 
 def _move_action(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    lair = Lair(state)
+    lair = lair_of(state)
     power = bool(action.get("power"))
     if power:
         state["abilities_used"][seat] = True
@@ -1503,32 +1552,53 @@ def _move_hero(
 
 def _use_ability(state: State, seat: int, action: Action, events: list[Event]) -> None:
     """A-12: flip the card and carry out the ability."""
-    hero = action["hero"]
     state["abilities_used"][seat] = True
-    lair = Lair(state)
-    if hero == "knight":
+    ABILITY_HANDLERS[action["hero"]](state, seat, action, events)
+
+
+def _knight(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    """D-16: the target moves where the Knight says and resolves it; then lose a tile."""
+    target = action["target"]
+    events.append({"type": "ability_used", "seat": seat, "hero": "knight", "target": target})
+    state["pending"].append({"kind": KNIGHT_TAKE, "who": seat, "target": target})
+    lair = lair_of(state)
+    cell = xy(action["to"])
+    via = move_targets(state, lair, target)[cell]
+    _move_hero(state, lair, target, cell, via, events, cause="knight", by=seat)
+
+
+def _ranger(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    """D-19: an extra move action."""
+    events.append({"type": "ability_used", "seat": seat, "hero": "ranger"})
+    lair = lair_of(state)
+    cell = xy(action["to"])
+    via = move_targets(state, lair, seat)[cell]
+    _move_hero(state, lair, seat, cell, via, events, cause="ranger")
+
+
+def _warrior(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    """D-20: the first tile is chosen with the ability; more follow one by one."""
+    events.append({"type": "ability_used", "seat": seat, "hero": "warrior"})
+    task = {"kind": WARRIOR, "seat": seat, "chosen": [action["tile"]]}
+    if len(state["hands"][seat]) == 1:
+        _finish_warrior(state, task, events)
+    else:
+        state["pending"].append(task)
+
+
+def _thief(state: State, seat: int, action: Action, events: list[Event]) -> None:
+    """D-15: steal from an enemy in the chamber (the Druid may cancel), or exchange."""
+    if "target" in action:
         target = action["target"]
-        events.append({"type": "ability_used", "seat": seat, "hero": hero, "target": target})
-        state["pending"].append({"kind": KNIGHT_TAKE, "who": seat, "target": target})
-        cell = xy(action["to"])
-        via = move_targets(state, lair, target)[cell]
-        _move_hero(state, lair, target, cell, via, events, cause="knight", by=seat)
-    elif hero == "ranger":
-        events.append({"type": "ability_used", "seat": seat, "hero": hero})
-        cell = xy(action["to"])
-        _move_hero(
-            state, lair, seat, cell, move_targets(state, lair, seat)[cell], events, cause="ranger"
+        events.append(
+            {
+                "type": "ability_used",
+                "seat": seat,
+                "hero": "thief",
+                "mode": "steal",
+                "target": target,
+            }
         )
-    elif hero == "warrior":
-        events.append({"type": "ability_used", "seat": seat, "hero": hero})
-        task = {"kind": WARRIOR, "seat": seat, "chosen": [action["tile"]]}
-        if len(state["hands"][seat]) == 1:
-            _finish_warrior(state, task, events)
-        else:
-            state["pending"].append(task)
-    elif "target" in action:  # thief, steal mode
-        target = action["target"]
-        events.append({"type": "ability_used", "seat": seat, "hero": hero, "target": target})
         state["pending"].append(
             {
                 "kind": COIN_LOSS,
@@ -1539,18 +1609,21 @@ def _use_ability(state: State, seat: int, action: Action, events: list[Event]) -
                 "protectable": True,
             }
         )
-    else:  # thief, exchange mode (D-15: draw first, then return the chosen coin)
-        events.append({"type": "ability_used", "seat": seat, "hero": hero, "mode": "exchange"})
-        pool = state["coins"][pool_of(state, seat)]
-        hoard = state["hoard"]
-        got = hoard.pop(_random_index(state, len(hoard)))
-        pool.remove(action["coin"])
-        hoard.append(action["coin"])
-        pool.append(got)
-        events.append({"type": "coin_exchanged", "seat": seat})
-        detail = {"type": "coin_exchanged_value", "seat": seat, "gave": action["coin"], "got": got}
-        events.extend(_private(state, pool_seats(state, pool_of(state, seat)), detail))
-        _check_coin_goal(state, seat, events)
+        return
+    events.append({"type": "ability_used", "seat": seat, "hero": "thief", "mode": "exchange"})
+    pool = state["coins"][pool_of(state, seat)]
+    hoard = state["hoard"]
+    got = hoard.pop(_random_index(state, len(hoard)))  # draw first: never the same coin back
+    pool.remove(action["coin"])
+    hoard.append(action["coin"])
+    pool.append(got)
+    events.append({"type": "coin_exchanged", "seat": seat})
+    detail = {"type": "coin_exchanged_value", "seat": seat, "gave": action["coin"], "got": got}
+    events.extend(_private(state, pool_seats(state, pool_of(state, seat)), detail))
+    _check_coin_goal(state, seat, events)
+
+
+ABILITY_HANDLERS = {"knight": _knight, "ranger": _ranger, "warrior": _warrior, "thief": _thief}
 
 
 def _on_warrior(state: State, task: dict, action: Action, events: list[Event]) -> None:
@@ -1597,17 +1670,25 @@ def _on_escape(state: State, task: dict, action: Action, events: list[Event]) ->
     origin = state["heroes"][seat]
     state["heroes"][seat] = task["at"]
     events.append({"type": "hero_placed", "seat": seat, "from": origin, "to": task["at"]})
-    _escape_win(state, seat, room_at(state, task["at"]), events)
+    if edition_of(state).escape_placement_wins:
+        _escape_win(state, seat, room_at(state, task["at"]), events)
 
 
 def _on_destroy(state: State, task: dict, action: Action, events: list[Event]) -> None:
     """D-23: the chamber goes face down under the pile."""
     at = action["at"]
-    tile, _rot = state["board"].pop(at)
+    tile, _rot = remove_room(state, at)
     state["stack"].append(tile)
-    room, pattern = state["tiles"][tile]
+    room, pattern = tiles_of(state)[tile]
     events.append(
-        {"type": "room_destroyed", "seat": task["seat"], "at": at, "tile": tile, "room": room}
+        {
+            "type": "room_destroyed",
+            "seat": task["seat"],
+            "at": at,
+            "tile": tile,
+            "room": room,
+            "pattern": pattern,
+        }
     )
 
 
@@ -1628,15 +1709,15 @@ def _on_float(state: State, task: dict, action: Action, events: list[Event]) -> 
     if action["type"] == "skip":
         events.append({"type": "float_declined", "seat": seat, "at": origin})
         return
-    tile, _rot = state["board"].pop(origin)
+    tile, _rot = remove_room(state, origin)
     to = action["to"]
-    state["board"][to] = [tile, action["rot"]]
+    set_room(state, to, [tile, action["rot"]])
     carried = heroes_at(state, origin)
     for other in carried:
         state["heroes"][other] = to
     if state["drakon"] == origin:  # never in play (she would have met the hero); kept safe
         state["drakon"] = to
-    pattern = state["tiles"][tile][1]
+    pattern = tiles_of(state)[tile][1]
     events.append(
         {
             "type": "room_floated",
@@ -1653,7 +1734,7 @@ def _on_float(state: State, task: dict, action: Action, events: list[Event]) -> 
 def _on_mind_control(state: State, task: dict, action: Action, events: list[Event]) -> None:
     """D-6: the controller chose the move; the target resolves whatever it enters."""
     seat, target = task["seat"], action["target"]
-    lair = Lair(state)
+    lair = lair_of(state)
     cell = xy(action["to"])
     events.append({"type": "mind_controlled", "seat": seat, "target": target})
     via = move_targets(state, lair, target)[cell]
@@ -1664,8 +1745,8 @@ def _on_rotate(state: State, task: dict, action: Action, events: list[Event]) ->
     at = action["at"]
     tile, rot = state["board"][at]
     new_rot = (rot + action["turns"]) % 4
-    state["board"][at] = [tile, new_rot]
-    pattern = state["tiles"][tile][1]
+    set_room(state, at, [tile, new_rot])
+    pattern = tiles_of(state)[tile][1]
     events.append(
         {
             "type": "room_rotated",
@@ -1689,8 +1770,8 @@ def _on_swap(state: State, task: dict, action: Action, events: list[Event]) -> N
     old, _old_rot = state["board"][at]
     state["hands"][seat].remove(tile)
     state["hands"][seat].append(old)
-    state["board"][at] = [tile, rot]
-    old_room, old_pattern = state["tiles"][old]
+    set_room(state, at, [tile, rot])
+    old_room, old_pattern = tiles_of(state)[old]
     events.append(
         {
             "type": "room_removed",
@@ -1743,7 +1824,7 @@ def board_view(state: State) -> list[dict[str, Any]]:
     rooms = []
     for key in sorted(state["board"], key=xy):
         tile, rot = state["board"][key]
-        room, pattern = state["tiles"][tile]
+        room, pattern = tiles_of(state)[tile]
         x, y = xy(key)
         rooms.append(
             {
@@ -1761,7 +1842,7 @@ def board_view(state: State) -> list[dict[str, Any]]:
 
 
 def tile_view(state: State, tile: int) -> dict[str, Any]:
-    room, pattern = state["tiles"][tile]
+    room, pattern = tiles_of(state)[tile]
     return {"tile": tile, "room": room, "pattern": pattern}
 
 
@@ -1868,7 +1949,7 @@ def check_invariants(state: State) -> None:
     """Conservation and consistency; the random-game harness calls this after every step."""
     edition = edition_of(state)
     n = state["n_players"]
-    tiles = state["tiles"]
+    tiles = tiles_of(state)
     assert len(tiles) == sum(count for _room, _pattern, count in edition.tiles), (
         "tile catalogue size"
     )
@@ -1885,7 +1966,7 @@ def check_invariants(state: State) -> None:
     assert state["board"].get(ENTRANCE_KEY, [None])[0] == 0, "the Entrance stays at 0,0"
     for key, (_tile, rot) in state["board"].items():
         assert key == key_of(xy(key)) and rot in (0, 1, 2, 3), f"bad board entry {key}"
-    lair = Lair(state)
+    lair = lair_of(state)
     for (x, y), mask in lair.mask.items():
         for bit, other_pos in ((1, (x, y + 1)), (2, (x + 1, y))):
             other = lair.mask.get(other_pos)
@@ -1921,7 +2002,7 @@ def new_state(
     n_players: int,
     options: dict[str, Any],
     first_seat: int,
-    tiles: list[list[str]],
+    tiles: list[list[str]] | None,
     board: dict[str, list[int]],
     stack: list[int],
     hands: list[list[int]],
@@ -2103,7 +2184,7 @@ def build_state(
         n_players=n_players,
         options=resolved,
         first_seat=first_seat,
-        tiles=tiles,
+        tiles=None if tiles == C.tile_list(ed) else tiles,
         board=board,
         stack=stack_ids,
         hands=hand_ids,

@@ -153,7 +153,7 @@ def _knight_pieces(board: dict[str, int]) -> list[Piece]:
     return pieces
 
 
-def board_context(view: dict, viewer: int | None, names: list[str]) -> dict:
+def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
     board = view["board"]
     dragon = view["dragon"]
     bunnies = set(view["bunny_fields"])

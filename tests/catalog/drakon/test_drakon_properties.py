@@ -1,0 +1,196 @@
+"""Drakon: property tests over thousands of random games (games.engine.testing).
+
+Every step the harness checks ``check_invariants`` (72 tiles and 28 coins
+each in exactly one place, the Entrance at 0,0, no two arrows meeting
+anywhere, every figure on a chamber, a decision on top of the stack while
+the game runs), that states stay plain JSON, that ``apply`` never mutates its
+input, that garbage, forged and out-of-turn actions are refused, that every
+game ends, and that replaying the move log rebuilds the final state.
+
+Uniform random play mostly places tiles (there are hundreds of placements
+and a handful of moves), so a second run first picks an action *type* at
+random: it walks the lair, enters every kind of room and uses the heroes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from games.catalog.drakon.bot import choose
+from games.catalog.drakon.rules import (
+    GAME,
+    Lair,
+    key_of,
+    lair_of,
+    place_refusal,
+    tiles_of,
+)
+from games.engine.base import resolve_options
+from games.engine.rng import Rng
+from games.engine.testing import play_random_game, run_many
+
+#: Every combination of the optional rules except Escape with Short game (refused).
+GOALS = [{}, {"escape": True}, {"short_game": True}]
+SOLO_OPTIONS = [{**goal, "heroes": heroes} for goal in GOALS for heroes in (False, True)]
+TEAM_OPTIONS = [{**options, "team_play": True} for options in SOLO_OPTIONS]
+
+
+def type_first(state, seat, legal, rng):
+    """Pick an action type uniformly, then an action of that type."""
+    kinds = sorted({action["type"] for action in legal})
+    kind = kinds[rng.below(len(kinds))]
+    choices = [action for action in legal if action["type"] == kind]
+    return choices[rng.below(len(choices))]
+
+
+def test_option_sets_are_all_valid():
+    for options in SOLO_OPTIONS:
+        assert all(GAME.validate_setup(n, options) is None for n in range(2, 7))
+    for options in TEAM_OPTIONS:
+        assert GAME.validate_setup(4, options) is None and GAME.validate_setup(6, options) is None
+
+
+@pytest.mark.slow
+def test_thousands_of_random_games_without_teams():
+    stats = run_many(
+        GAME,
+        1200,
+        players=[2, 3, 4, 5, 6],
+        options_list=SOLO_OPTIONS,
+        seed_prefix="drakon-property",
+        thorough_every=30,
+    )
+    assert stats.games == 1200
+    assert stats.by_players == dict.fromkeys(range(2, 7), 240)
+    assert stats.longest < 400
+
+
+@pytest.mark.slow
+def test_hundreds_of_random_team_games():
+    stats = run_many(
+        GAME,
+        360,
+        players=[4, 6],
+        options_list=TEAM_OPTIONS,
+        seed_prefix="drakon-team-property",
+        thorough_every=30,
+    )
+    assert stats.games == 360 and stats.by_players == {4: 180, 6: 180}
+
+
+@pytest.mark.slow
+def test_games_that_walk_the_lair_reach_every_room_and_every_ending():
+    """Type-first play: every effect decision shows up and the games still end."""
+    decisions = Counter()
+    endings = Counter()
+    configurations = list(itertools.product([2, 3, 4, 5, 6], SOLO_OPTIONS)) + list(
+        itertools.product([4, 6], TEAM_OPTIONS)
+    )
+
+    def chooser(state, seat, legal, rng):
+        decisions[state["pending"][-1]["kind"]] += 1
+        return type_first(state, seat, legal, rng)
+
+    for i in range(420):
+        n_players, options = configurations[i % len(configurations)]
+        run = play_random_game(
+            GAME,
+            n_players,
+            resolve_options(GAME, options),
+            f"walk-{i}",
+            thorough=(i % 20 == 0),
+            chooser=chooser,
+        )
+        endings[run.final["end"]["reason"]] += 1
+    assert set(decisions) >= {
+        "choose_hero",
+        "action",
+        "after_action",
+        "place_drakon",
+        "escape",
+        "destroy",
+        "drakon_move",
+        "float",
+        "mind_control",
+        "rotate",
+        "steal_tile",
+        "swap",
+        "druid",
+        "warrior",
+    }
+    assert set(endings) >= {"goal", "escape", "blocked", "exhausted"}
+
+
+def test_the_placement_fast_path_agrees_with_the_listed_placements():
+    """``place_refusal`` (used by ``apply``) accepts exactly what ``legal_actions`` lists."""
+    rng = Rng.from_seed("fast-path")
+    checked = 0
+    for i in range(40):
+        state = GAME.setup(2 + i % 5, {}, f"fast-{i}")
+        for _ in range(10 + i):
+            if state["over"]:
+                break
+            seat = GAME.current_seats(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            state, _ = GAME.apply(state, seat, type_first(state, seat, legal, rng))
+        if state["over"] or state["pending"][-1]["kind"] != "action":
+            continue
+        seat = state["pending"][-1]["seat"]
+        listed = [a for a in GAME.legal_actions(state, seat) if a["type"] == "place"]
+        lair = lair_of(state)
+        xs = [x for x, _y in lair.kind]
+        ys = [y for _x, y in lair.kind]
+        for tile in state["hands"][seat]:
+            for x in range(min(xs) - 2, max(xs) + 3):
+                for y in range(min(ys) - 2, max(ys) + 3):
+                    for rot in range(4):
+                        action = {"type": "place", "tile": tile, "at": key_of((x, y)), "rot": rot}
+                        accepted = place_refusal(state, seat, action) is None
+                        assert accepted == (action in listed), action
+                        checked += 1
+    assert checked > 10_000
+
+
+def test_every_tile_in_a_hand_can_always_be_placed():
+    """D-12: on an unbounded grid a tile with at most 3 arrows always has a legal spot."""
+    for i in range(60):
+        state = GAME.setup(2 + i % 5, {}, f"placeable-{i}")
+        rng = Rng.from_seed(f"placeable-walk-{i}")
+        while not state["over"]:
+            seat = GAME.current_seats(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            if state["pending"][-1]["kind"] == "action":
+                placed = {a["tile"] for a in legal if a["type"] == "place"}
+                assert placed == set(state["hands"][seat])
+            state, _ = GAME.apply(state, seat, legal[rng.below(len(legal))])
+        assert Lair(state).kind  # the lair survives to the end
+        assert tiles_of(state)[0][0] == "entrance"
+
+
+@pytest.mark.parametrize("level", ["random", "heuristic"])
+def test_bots_playing_every_seat_finish_their_games(level):
+    def chooser(state, seat, legal, rng):
+        action = choose(state, seat, rng, level)
+        assert action in legal
+        return action
+
+    configurations = [(2, {}), (3, {"heroes": True}), (4, {"team_play": True, "heroes": True}),
+                      (5, {"escape": True}), (6, {"short_game": True, "heroes": True})]  # fmt: skip
+    endings = Counter()
+    for i in range(40):
+        n_players, options = configurations[i % len(configurations)]
+        run = play_random_game(
+            GAME,
+            n_players,
+            resolve_options(GAME, options),
+            f"bots-{level}-{i}",
+            thorough=(i % 10 == 0),
+            chooser=chooser,
+        )
+        assert run.final["over"] and GAME.result(run.final) is not None
+        endings[run.final["end"]["reason"]] += 1
+    if level == "heuristic":
+        assert endings["goal"] + endings["escape"] >= 20  # it really collects coins
