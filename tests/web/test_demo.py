@@ -12,7 +12,9 @@ def test_demo_data_is_created_once_and_logins_work(client):
     call_command("demo")
     users = get_user_model().objects
     assert set(users.values_list("username", flat=True)) == {"alice", "bob", "carol", "mod"}
-    assert Match.objects.filter(status=MatchStatus.ACTIVE).count() == 1
+    assert sorted(
+        Match.objects.filter(status=MatchStatus.ACTIVE).values_list("game_key", flat=True)
+    ) == ["drakon", "nogi"]
     assert Match.objects.filter(status=MatchStatus.OPEN).count() == 1
     mod = users.get(username="mod")
     assert mod.is_staff and not mod.is_superuser and mod.has_perm("games.moderate_match")

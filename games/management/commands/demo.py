@@ -18,7 +18,7 @@ DEMO_USERS = [
 
 
 class Command(BaseCommand):
-    help = "Create demo users (verified emails) and demo Nogi za pas! matches."
+    help = "Create demo users (verified emails) and demo matches of Nogi za pas! and Drakon."
 
     def handle(self, **options):
         with transaction.atomic():
@@ -29,18 +29,22 @@ class Command(BaseCommand):
                 services.join_match(user=users["carol"], match=match)
                 open_match = services.create_match(user=users["carol"], game_key="nogi", n_seats=4)
                 services.join_match(user=users["bob"], match=open_match)
+                drakon = services.create_match(
+                    user=users["alice"], game_key="drakon", n_seats=2, options={"heroes": True}
+                )
+                services.join_match(user=users["bob"], match=drakon)
             moderator = self._user("mod", "Moderator", "en")
             if not moderator.is_staff:
                 moderator.is_staff = True
                 moderator.save(update_fields=["is_staff"])
             moderator.groups.add(ensure_moderator_group())
-        active = Match.objects.filter(created_by=users["alice"], status=MatchStatus.ACTIVE).first()
+        active = Match.objects.filter(created_by=users["alice"], status=MatchStatus.ACTIVE)
         self.stdout.write("Demo logins (username / password):")
         for name, _display, _lang in DEMO_USERS:
             self.stdout.write(f"  {name} / {DEMO_PASSWORD}")
         self.stdout.write(f"  mod / {DEMO_PASSWORD}  (moderator: /admin/)")
-        if active:
-            self.stdout.write(f"Demo match: /m/{active.pk}/")
+        for match in active.order_by("pk"):
+            self.stdout.write(f"Demo match ({match.game_key}): /m/{match.pk}/")
 
     def _user(self, username, display_name, language):
         User = get_user_model()
