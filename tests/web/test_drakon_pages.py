@@ -103,12 +103,18 @@ def test_team_play_needs_four_or_six(alice):
 def test_the_board_offers_cells_and_rotations_to_click(drakon_match):
     match = drakon_match
     game = registry.get("drakon")
-    seat = game.current_seats(match.state)[0]
+    # The match's seed is random: play on until the player to move can place.
+    for _ in range(60):
+        seat = game.current_seats(match.state)[0]
+        legal = game.legal_actions(match.state, seat)
+        place = next((a for a in legal if a["type"] == "place"), None)
+        if place is not None:
+            break
+        services.submit_action(match, match.seats.get(index=seat).user, legal[0], match.version)
+        match.refresh_from_db()
+    assert place is not None, "no placement came up in 60 moves"
     client = Client()
     client.force_login(match.seats.get(index=seat).user)
-    legal = game.legal_actions(match.state, seat)
-    place = next((a for a in legal if a["type"] == "place"), None)
-    assert place is not None
     panel = client.get(
         reverse("match_panel", args=[match.pk]), {"path": f"tile-{place['tile']}"}
     ).content.decode()
