@@ -172,6 +172,8 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
             presenters.get(match.game_key), "SENTENCES_NAME_THE_ACTOR", False
         ),
     }
+    context["chat"] = chat.visible_messages(match)
+    context["can_chat"] = me is not None
     if match.state is None:
         context.update(seat_rows=[], board=None, choices=None, log=[])
         return context
@@ -212,8 +214,6 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
     context["log_truncated"] = match.version > len(recent)
     if me is not None and not context["my_turn"]:
         context["next_waiting"] = next_match_waiting(user, exclude=match.pk)
-    context["chat"] = chat.visible_messages(match)
-    context["can_chat"] = me is not None
     return context
 
 

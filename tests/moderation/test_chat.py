@@ -81,3 +81,11 @@ def test_reports_of_a_message_a_player_and_the_match(started_match, alice, bob):
     assert client.post(url, {"message": "abc", "reason": "forged"}).status_code == 400
     assert client.post(url, {"player": "nobody", "reason": "who is it"}).status_code == 400
     assert Report.objects.count() == 3
+
+
+def test_players_can_chat_while_the_match_gathers(alice, bob):
+    match = services.create_match(user=alice, game_key="nogi", n_seats=3)
+    services.join_match(user=bob, match=match)
+    chat.post_message(bob, match, "waiting for one more")
+    page = client_for(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert 'id="chat-form"' in page and "waiting for one more" in page
