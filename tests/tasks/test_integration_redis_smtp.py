@@ -2,7 +2,8 @@
 notifications to a real SMTP server (aiosmtpd), and the beat's sweep acts on
 a missed deadline. Time is moved with time-machine.
 
-Needs Redis at SMOKI_REDIS_URL (default redis://127.0.0.1:6379/0).
+Needs Redis at SMOKI_REDIS_URL (default redis://127.0.0.1:6379/0) and
+PostgreSQL (DATABASE_URL); .ci/run provides both.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 import time_machine
 from aiosmtpd.controller import Controller
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from config.celery import app
 from games import services
@@ -37,8 +39,16 @@ def _redis_is_up() -> bool:
 
 pytestmark = [
     pytest.mark.redis,
+    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}"),
+    # The worker's threads write while the test reads: SQLite's shared-cache
+    # in-memory test database answers "table is locked" to that, PostgreSQL
+    # (what production runs) does not.
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL: run with DATABASE_URL=postgres://postgres@127.0.0.1:5432/smoki",
+    ),
 ]
 
 
