@@ -359,18 +359,8 @@ def _take_seat_away(match: Match, user) -> None:
     seats = services.seats_of(match)
     seat = next(s for s in seats if s.user_id == user.pk)
     game = registry.get(match.game_key)
-    if match.timeout_policy == "loss" and match.n_seats == 2:
-        seat.status = SeatStatus.TIMED_OUT
-        seat.save(update_fields=["status"])
-        ranks = [2 if s.index == seat.index else 1 for s in seats]
-        services.finish_match(
-            match,
-            seats,
-            ranks,
-            [None, None],
-            {"ranks": ranks, "scores": [None, None], "details": {"reason": "deactivated"}},
-        )
-        match.save()
+    if services.loses_on_time(match):
+        services.lose_on_time(match, seats, seat, {"reason": "deactivated"})
         return
     seat.status = SeatStatus.BOT
     seat.save(update_fields=["status"])

@@ -274,7 +274,9 @@ def message_context(row: Notification) -> dict:
 
 def describe_timeout(match: Match, user) -> str:
     seat = match.seats.filter(user=user).first()
-    if match.timeout_policy == "loss" and match.n_seats == 2:
+    from games.services import loses_on_time
+
+    if loses_on_time(match):
         return str(_("Under this match's rules that is a loss on time."))
     if seat is not None and seat.status == "bot":
         return str(_("After three missed deadlines a bot has taken over your seat."))

@@ -540,26 +540,28 @@ def wake_match(match_id: int, now=None) -> str:
         return "reminded"
 
 
+def loses_on_time(match: Match) -> bool:
+    return match.timeout_policy == TimeoutPolicy.LOSS and match.n_seats == 2
+
+
+def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> None:
+    """End a two-player match with ``seat`` ranked last (loss on time)."""
+    seat.status = SeatStatus.TIMED_OUT
+    seat.save(update_fields=["status"])
+    ranks = [2 if s.index == seat.index else 1 for s in seats]
+    scores = [None] * len(seats)
+    finish_match(
+        match, seats, ranks, scores, {"ranks": ranks, "scores": scores, "details": details}
+    )
+    match.save()
+
+
 def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
     """The seat missed its deadline: apply the match's timeout policy."""
     if seat.user_id:
         notifications.queue(seat.user, match, NotificationKind.TIMED_OUT, seat=seat)
-    if match.timeout_policy == TimeoutPolicy.LOSS and match.n_seats == 2:
-        seat.status = SeatStatus.TIMED_OUT
-        seat.save(update_fields=["status"])
-        ranks = [2 if s.index == seat.index else 1 for s in seats]
-        finish_match(
-            match,
-            seats,
-            ranks,
-            [None] * len(seats),
-            {
-                "ranks": ranks,
-                "scores": [None] * len(seats),
-                "details": {"reason": "time", "timed_out": seat.index},
-            },
-        )
-        match.save()
+    if loses_on_time(match):
+        lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
         return
     seat.strikes += 1
     if seat.strikes >= STRIKES_BEFORE_BOT:
