@@ -61,10 +61,20 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        # Each game keeps its board partials beside its rules.
-        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "games/catalog").glob("*/templates"))],
-        "APP_DIRS": True,
+        "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
+            # Each registered game keeps its board templates in its own package
+            # (games.template_loader finds them through the registry).
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "games.template_loader.CatalogLoader",
+                        "django.template.loaders.app_directories.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
@@ -125,7 +135,9 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smoki] "
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("cs", "Čeština")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's catalogue first (makemessages writes strings found outside the
+# games there), then each game's own catalogue beside its rules.
+LOCALE_PATHS = [BASE_DIR / "locale", *sorted((BASE_DIR / "games/catalog").glob("*/locale"))]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

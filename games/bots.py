@@ -1,16 +1,21 @@
-"""Glue between matches and each game's pure bot (games/catalog/<key>/bot.py)."""
+"""Glue between matches and each game's pure bot (named by the game's registration).
+
+A bot module defines ``choose(state, seat, rng, level) -> action`` for the
+levels in ``LEVELS``. It may read only ``view(state, seat)`` and
+``legal_actions(state, seat)``: the conformance kit changes everything the
+seat must not know and checks that the choice stays the same.
+"""
 
 from __future__ import annotations
 
-import importlib
-
+from games.engine import registry
 from games.engine.rng import Rng
 
 LEVELS = ("heuristic", "random")
 
 
 def bot_module(game_key: str):
-    return importlib.import_module(f"games.catalog.{game_key}.bot")
+    return registry.registration(game_key).bot_module()
 
 
 def bot_seats_to_act(match, game, seats=None) -> list:

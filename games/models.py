@@ -199,6 +199,7 @@ class ActorKind(models.TextChoices):
     BOT = "bot", _("Bot")
     TIMEOUT = "timeout", _("Timeout")
     MODERATOR = "moderator", _("Moderator")
+    GAME = "game", _("Game")  # the opening entry: what setup dealt or rolled
 
 
 class AppendOnlyQuerySet(models.QuerySet):
@@ -213,8 +214,11 @@ class AppendOnlyQuerySet(models.QuerySet):
 
 class Move(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="moves")
-    seq = models.PositiveIntegerField(help_text="1 for the first move; equals the version after it")
-    # None for a moderator's entry in the log (its action's type is "_moderation").
+    seq = models.PositiveIntegerField(
+        help_text="0 for the opening (the first deal or roll), 1 for the first move; "
+        "equals the version after it"
+    )
+    # None for the opening and for a moderator's entry (action types "_opening", "_moderation").
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     action = models.JSONField()
     events = models.JSONField(default=list)

@@ -1,10 +1,13 @@
-"""Glue to each game's presenter (games/catalog/<key>/presenter.py).
+"""Glue to each game's presenter (named by the game's registration).
 
 A presenter turns a game's ``view`` into template context and never sees the
 raw state. The selectors add two keys to the view for it: ``_names`` (seat
-names) and ``_version`` (the match version, for moves posted from the board). It provides:
+names) and ``_version`` (the match version, for moves posted from the board).
+A presenter module must define all of:
 
 - ``BOARD_TEMPLATE``: the template drawing the board and the viewer's secrets;
+- ``SENTENCES_NAME_THE_ACTOR``: True when its log sentences start with the
+  acting player's name (the log then does not repeat it);
 - ``board_context(view, viewer, names, choices) -> dict``, where ``choices``
   is the viewer's current ``ChoiceLevel`` (or None), so the board can offer
   the next clicks where they happen;
@@ -16,13 +19,27 @@ names) and ``_version`` (the match version, for moves posted from the board). It
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass
 
+from games.engine import registry
+
+REQUIRED = (
+    "BOARD_TEMPLATE",
+    "SENTENCES_NAME_THE_ACTOR",
+    "board_context",
+    "describe_event",
+    "action_steps",
+)
+
 
 def get(game_key: str):
-    return importlib.import_module(f"games.catalog.{game_key}.presenter")
+    """The presenter module of ``game_key``; refuses one that lacks a required name."""
+    module = registry.registration(game_key).presenter_module()
+    missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if missing:
+        raise TypeError(f"{module.__name__} lacks {', '.join(missing)}.")
+    return module
 
 
 @dataclass

@@ -94,9 +94,8 @@ class SeatRow:
 @dataclass
 class LogLine:
     seq: int
-    seat_name: str
+    who: str  # the name shown before the sentences ("" when they name the actor)
     actor_kind: str
-    actor_label: str
     created_at: Any
     sentences: list[str] = field(default_factory=list)
 
@@ -130,17 +129,25 @@ def describe_moderation(event: dict, names: list[str]) -> str:
     return str(sentences.get(op, _("A moderator changed the match.")))
 
 
+def _log_who(move: Move, names: list[str], sentences_name_the_actor: bool) -> str:
+    """Who the log line is about, or "" when the game's sentences say it."""
+    if move.actor_kind == ActorKind.GAME:
+        return str(_("Setup"))
+    if move.seat is None or move.seat >= len(names):
+        return str(_("Moderator"))
+    if move.actor_kind == ActorKind.PLAYER:
+        return "" if sentences_name_the_actor else names[move.seat]
+    return f"{names[move.seat]} ({ActorKind(move.actor_kind).label})"
+
+
 def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
     presenter = presenters.get(match.game_key)
     lines = []
     for move in moves:
         line = LogLine(
             seq=move.seq,
-            seat_name=names[move.seat]
-            if move.seat is not None and move.seat < len(names)
-            else _("Moderator"),
+            who=_log_who(move, names, presenter.SENTENCES_NAME_THE_ACTOR),
             actor_kind=move.actor_kind,
-            actor_label=str(ActorKind(move.actor_kind).label),
             created_at=move.created_at,
         )
         for event in visible_events(move.events, viewer):
@@ -168,9 +175,6 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
         "option_rows": option_rows(game, match.options),
         "time_per_move_label": time_per_move_label(match.time_per_move),
         "poll_seconds": settings.SMOKI["POLL_SECONDS"],
-        "sentences_name_the_actor": getattr(
-            presenters.get(match.game_key), "SENTENCES_NAME_THE_ACTOR", False
-        ),
     }
     context["chat"] = chat.visible_messages(match)
     context["can_chat"] = me is not None
@@ -325,8 +329,19 @@ def next_match_waiting(user, exclude: int | None = None) -> Match | None:
 
 
 def public_log(match: Match) -> dict[str, Any]:
-    """What anyone may download: the actions (public), never the events
-    (which may hold private details); the seed only once the match is over."""
+    """What anyone may download: the actions, never the events (which may hold
+    private details); the seed only once the match is over. While the match is
+    in play each action is shown as the game's ``public_action`` makes it, so
+    a secret choice carried by an action (a tile slipped under the pile) stays
+    secret until the seed is revealed."""
+    game = registry.get(match.game_key)
+    reveal = match.seed_revealed
+
+    def shown(action):
+        if reveal or not isinstance(action, dict) or action.get("type", "").startswith("_"):
+            return action
+        return game.public_action(action)
+
     return {
         "match": match.pk,
         "game": match.game_key,
@@ -337,7 +352,7 @@ def public_log(match: Match) -> dict[str, Any]:
         "seed": match.seed if match.seed_revealed else None,
         "status": match.status,
         "moves": [
-            {"seq": seq, "seat": seat, "action": action}
+            {"seq": seq, "seat": seat, "action": shown(action)}
             for seq, seat, action in match.moves.order_by("seq").values_list(
                 "seq", "seat", "action"
             )

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from games import bots, clock, notifications
 from games.engine import registry
 from games.engine.base import IllegalAction, resolve_options
+from games.engine.replay import OPENING
 from games.engine.rng import seed_hash
 from games.models import (
     STRIKES_BEFORE_BOT,
@@ -88,7 +89,7 @@ def create_match(
         options = resolve_options(game, options)
     except IllegalAction as error:
         raise ServiceError(error.message) from None
-    refusal = _setup_refusal(game, n_seats, options)
+    refusal = game.validate_setup(n_seats, options)
     if refusal:
         raise ServiceError(refusal)
     if timeout_policy not in TimeoutPolicy.values:
@@ -116,13 +117,6 @@ def create_match(
         )
         Seat.objects.create(match=match, index=0, user=user)
     return match
-
-
-def _setup_refusal(game, n_seats: int, options: dict) -> str | None:
-    """Some games refuse option combinations that depend on the player count
-    (Drakon's team play needs 4 or 6): they say so through ``validate_setup``."""
-    validate = getattr(game, "validate_setup", None)
-    return validate(n_seats, options) if validate else None
 
 
 def lock_match(match: Match) -> Match:
@@ -223,6 +217,14 @@ def _start(match: Match) -> None:
     match.status = MatchStatus.ACTIVE
     match.started_at = timezone.now()
     match.version = 0
+    Move.objects.create(
+        match=match,
+        seq=0,
+        seat=None,
+        action={"type": OPENING},
+        events=game.opening_events(match.state),
+        actor_kind=ActorKind.GAME,
+    )
     Seat.objects.filter(match=match).update(bank_left=match.time_bank)
     seats = seats_of(match)
     for seat in seats:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from games.engine import registry
 from games.engine.base import IllegalAction
-from games.engine.replay import is_moderation, replay
+from games.engine.replay import is_moderation, is_opening, replay
 from games.engine.rng import seed_hash
 from games.models import Match
 
@@ -53,6 +53,10 @@ def verify_log(game, n_seats, options, seed, moves, final_state) -> Verification
     state = game.setup(n_seats, options, seed)
     entries = []
     for move in moves:
+        if is_opening(move.action):
+            if move.events != game.opening_events(state):
+                report.mismatched_moves.append(move.seq)
+            continue
         entries.append((move.seat, move.action))
         if is_moderation(move.action):
             if move.action.get("op") == "undo":

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games import chat, notifications, presenters, selectors, services
+from games import chat, notifications, selectors, services
 from games.engine import registry
 from games.forms import ActionForm, CreateMatchForm, InviteForm
 from games.verification import verify_match
@@ -236,9 +236,6 @@ def match_log(request, pk: int):
         {
             "match": match,
             "log": selectors.full_log(match, request.user),
-            "sentences_name_the_actor": getattr(
-                presenters.get(match.game_key), "SENTENCES_NAME_THE_ACTOR", False
-            ),
         },
     )
 

@@ -9,7 +9,7 @@ state: it asks the game who must act (``current_seats``), what they may do
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -17,11 +17,19 @@ Event = dict[str, Any]
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow now. The message is shown to the player."""
+    """An action the rules do not allow now. The message is shown to the player.
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    ``message`` is an English text marked with ``engine.i18n._``, with
+    ``%(name)s`` placeholders filled from ``params``; the site translates the
+    text (and any marked parameter) into the player's language before it
+    fills them in. ``.message`` is the English sentence.
+    """
+
+    def __init__(self, message: str, **params: Any):
+        self.template = message
+        self.params = params
+        self.message = message % params if params else message
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
@@ -61,26 +69,115 @@ class Result:
         return {"ranks": list(self.ranks), "scores": list(self.scores), "details": self.details}
 
 
-@runtime_checkable
-class Game(Protocol):
+class Game:
+    """The base class of every game: what a game must define, and the optional
+    hooks with their defaults.
+
+    Required (a game that leaves one out fails on first use):
+
+    - the attributes ``key``, ``title``, ``rules_version``, ``min_players``,
+      ``max_players`` and ``options``;
+    - ``setup``, ``current_seats``, ``legal_actions``, ``apply``, ``view``,
+      ``result``: the pure rules;
+    - ``perturb_secrets``: the conformance kit's way of proving that nothing a
+      seat must not know leaks into its pages or its bot's choices.
+
+    Optional hooks, each with a default below that suits a game without the
+    feature: ``validate_setup``, ``opening_events``, ``check_invariants``,
+    ``public_action``, ``option_matrix``. The site calls them directly; it
+    never probes a game for attributes.
+    """
+
     key: str
     title: str
     rules_version: int
     min_players: int
     max_players: int
-    options: list[Option]
+    options: list[Option] = []
 
-    def setup(self, n_players: int, options: dict[str, Any], seed: str) -> State: ...
+    # Required -------------------------------------------------------------------------------
 
-    def current_seats(self, state: State) -> list[int]: ...
+    def setup(self, n_players: int, options: dict[str, Any], seed: str) -> State:
+        raise NotImplementedError
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+    def current_seats(self, state: State) -> list[int]:
+        """The seats that must act now; ``[]`` once the game is over."""
+        raise NotImplementedError
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]: ...
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now (a finite list, ``[]`` if none)."""
+        raise NotImplementedError
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """The new state and the events, without touching ``state``; raises ``IllegalAction``."""
+        raise NotImplementedError
 
-    def result(self, state: State) -> Result | None: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator). Nothing else reaches a page."""
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        raise NotImplementedError
+
+    def perturb_secrets(self, state: State, seat: int | None, rng: Any) -> State:
+        """A copy of ``state`` in which everything ``seat`` must not know is changed.
+
+        Other seats' hands, deck orders, hidden values and the PRNG state are
+        reshuffled or replaced (drawing from ``rng``, an ``engine.rng.Rng``),
+        while everything ``seat`` may know stays the same and the position
+        stays legal. ``seat`` is None for a spectator. Pages, fragments,
+        emails and the seat's bot must not change when this is applied.
+        """
+        raise NotImplementedError
+
+    # Optional hooks -------------------------------------------------------------------------
+
+    def validate_setup(self, n_players: Any, options: dict[str, Any] | None) -> str | None:
+        """Why this player count and these options cannot be played, or None.
+
+        The default checks the player count and the options; games with
+        combinations that depend on the count (Drakon's team play) extend it.
+        """
+        if (
+            not isinstance(n_players, int)
+            or isinstance(n_players, bool)
+            or not self.min_players <= n_players <= self.max_players
+        ):
+            return f"{self.title}: {self.min_players}-{self.max_players} players."
+        try:
+            resolve_options(self, dict(options or {}))
+        except IllegalAction as error:
+            return error.message
+        return None
+
+    def opening_events(self, state: State) -> list[Event]:
+        """The events of what ``setup`` did by itself (the first deal or roll), for the log.
+
+        ``setup`` returns only a state; the site logs these events as the
+        match's opening entry (seq 0), and verification checks them.
+        """
+        return []
+
+    def check_invariants(self, state: State) -> None:
+        """Raise ``AssertionError`` when ``state`` breaks an invariant (for the harness)."""
+
+    def public_action(self, action: Action) -> Action:
+        """What anyone may read of ``action`` while the match is in play.
+
+        Actions that carry a secret choice (a tile slipped under the pile, a
+        coin taken face down) return a copy without it; the full action is
+        published with the seed when the match ends.
+        """
+        return action
+
+    def option_matrix(self, n_players: int) -> list[dict[str, Any]]:
+        """Every combination of option values playable with ``n_players``."""
+        combos: list[dict[str, Any]] = [{}]
+        for option in self.options:
+            combos = [
+                {**combo, option.key: value} for combo in combos for value, _label in option.choices
+            ]
+        return [combo for combo in combos if self.validate_setup(n_players, combo) is None]
 
 
 def resolve_options(game: Game, chosen: dict[str, Any] | None) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """Rebuild a state from its seed and move log: the basis of fair-play checks.
 
-Besides the players' actions the log may hold moderators' entries, whose
-action type is ``"_moderation"``. They change nothing in the game except an
-undo (``{"type": "_moderation", "op": "undo", "count": N}``), which takes
-back the last N game actions still in effect.
+Besides the players' actions the log holds entries whose action type starts
+with an underscore. ``"_opening"`` (seq 0) records what ``setup`` did by
+itself (the first deal or roll, from ``Game.opening_events``); it changes
+nothing on replay. Moderators' entries (``"_moderation"``) change nothing
+either, except an undo (``{"type": "_moderation", "op": "undo", "count": N}``),
+which takes back the last N game actions still in effect.
 """
 
 from __future__ import annotations
@@ -14,16 +16,23 @@ from typing import Any
 from games.engine.base import Action, Game, State
 
 MODERATION = "_moderation"
+OPENING = "_opening"
 
 
 def is_moderation(action: Any) -> bool:
     return isinstance(action, dict) and action.get("type") == MODERATION
 
 
+def is_opening(action: Any) -> bool:
+    return isinstance(action, dict) and action.get("type") == OPENING
+
+
 def effective_moves(moves: Iterable[tuple[int | None, Action]]) -> list[tuple[int, Action]]:
     """The game actions in effect after moderators' undos, in order."""
     effective: list[tuple[int, Action]] = []
     for seat, action in moves:
+        if is_opening(action):
+            continue
         if not is_moderation(action):
             effective.append((seat, action))
         elif action.get("op") == "undo":

@@ -2,12 +2,12 @@
 
 import pytest
 
-from games.engine.base import IllegalAction, Result
+from games.engine.base import Game, IllegalAction, Result
 from games.engine.rng import Rng
 from games.engine.testing import play_random_game
 
 
-class CountingGame:
+class CountingGame(Game):
     """A tiny game: two seats alternately add 1 or 2; whoever reaches 10 wins."""
 
     key = "counting"

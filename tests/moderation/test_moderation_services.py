@@ -109,7 +109,7 @@ def test_force_timeout_applies_the_policy_now(started_match, nogi, moderator):
     seat_index = nogi.current_seats(started_match.state)[0]
     moderation.force_timeout(moderator, started_match, REASON)
     started_match.refresh_from_db()
-    move = started_match.moves.get()
+    move = started_match.moves.get(seq=1)
     assert (move.seat, move.actor_kind) == (seat_index, ActorKind.TIMEOUT)
     assert started_match.seats.get(index=seat_index).strikes == 1
     assert audit("force_timeout").details == {"seat": seat_index}

@@ -126,7 +126,7 @@ def test_a_missed_deadline_lets_the_bot_move_and_gives_a_strike(traveller, alice
     traveller.move_to(START + DAY + timedelta(minutes=1))
     assert services.sweep() == {"timed out": 1}
     match.refresh_from_db()
-    move = match.moves.get()
+    move = match.moves.get(seq=1)
     assert (move.seat, move.actor_kind) == (0, ActorKind.TIMEOUT)
     seat = match.seats.get(index=0)
     assert (seat.strikes, seat.status) == (1, SeatStatus.PLAYING)
@@ -192,7 +192,7 @@ def test_a_move_that_commits_first_beats_the_sweep(traveller, alice, bob):
     play_one(match, match_game())  # late, but before the sweep came
     assert services.sweep() == {}
     match.refresh_from_db()
-    assert match.version == 1 and match.moves.get().actor_kind == ActorKind.PLAYER
+    assert match.version == 1 and match.moves.get(seq=1).actor_kind == ActorKind.PLAYER
 
 
 def test_vacation_stops_the_clock_and_coming_back_restarts_it(traveller, alice, bob):

@@ -192,7 +192,11 @@ def test_a_whole_game_through_the_service_ends_ranks_and_verifies(started_match,
     assert [s.rank for s in match.seats.all()] == outcome.ranks
     assert [s.score for s in match.seats.all()] == outcome.scores
     moves = list(match.moves.order_by("seq"))
-    assert [m.seq for m in moves] == list(range(1, match.version + 1))
+    # The opening entry (seq 0) holds the first roll; then one row per move.
+    assert [m.seq for m in moves] == list(range(0, match.version + 1))
+    assert moves[0].action == {"type": "_opening"} and moves[0].seat is None
+    assert moves[0].events == nogi.opening_events(nogi.setup(3, match.options, match.seed))
+    assert moves[0].events[-1]["type"] == "dice_rolled"
     assert (
         replay(nogi, 3, match.options, match.seed, [(m.seat, m.action) for m in moves])
         == match.state

@@ -262,7 +262,10 @@ def test_finished_match_reveals_seed_and_verifies(started_match, nogi):
     verify = Client().get(reverse("match_verify", args=[match.pk])).content.decode()
     assert "Verified: this match was played exactly as logged." in verify
     log = Client().get(reverse("match_log", args=[match.pk]))
-    assert log.status_code == 200 and log.content.decode().count("<li value=") == match.version
+    # Every move, and the opening entry (seq 0) with the first roll.
+    text = log.content.decode()
+    assert log.status_code == 200 and text.count("<li value=") == match.version + 1
+    assert '<li value="0"><span class="who">Setup</span>' in text
 
 
 def test_public_log_json_reveals_the_seed_only_at_the_end(started_match, nogi):
@@ -272,8 +275,9 @@ def test_public_log_json_reveals_the_seed_only_at_the_end(started_match, nogi):
     play_one(match, nogi)
     data = Client().get(reverse("match_log_json", args=[match.pk])).json()
     assert data["seed"] is None and data["seed_sha256"] == match.seed_hash
-    assert [m["seq"] for m in data["moves"]] == [1]
-    assert "events" not in data["moves"][0]
+    assert [m["seq"] for m in data["moves"]] == [0, 1]
+    assert data["moves"][0]["action"] == {"type": "_opening"}
+    assert all("events" not in move for move in data["moves"])
     for i in range(500):
         match.refresh_from_db()
         if match.status != MatchStatus.ACTIVE:

@@ -30,6 +30,7 @@ from games.catalog.drakon import components as C
 from games.engine.base import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Option,
     Result,
@@ -37,7 +38,6 @@ from games.engine.base import (
     rank_by_score,
     resolve_options,
 )
-from games.engine.registry import register
 from games.engine.rng import Rng
 
 # Geometry -------------------------------------------------------------------------------------
@@ -578,7 +578,7 @@ def steal_tile_victims(state: State, seat: int) -> list[int]:
 # The game -------------------------------------------------------------------------------------
 
 
-class DrakonGame:
+class DrakonGame(Game):
     """The Drakon game object: see ``games.engine.base.Game`` for the contract.
 
     ``edition`` selects the component and rule data (``components.EDITIONS``);
@@ -785,6 +785,25 @@ class DrakonGame:
 
     def check_invariants(self, state: State) -> None:
         check_invariants(state)
+
+    def public_action(self, action: Action) -> Action:
+        """While a match is in play, hide the tile a Warrior slips under the pile
+        (from a secret hand) and the coin a Thief gives the hoard (a secret value)."""
+        secret = _SECRET_ACTION_FIELDS.get((action.get("type"), action.get("hero")), ())
+        hidden = [key for key in secret if key in action]
+        if not hidden:
+            return action
+        shown = {key: value for key, value in action.items() if key not in hidden}
+        shown["hidden"] = hidden
+        return shown
+
+
+#: Fields of actions that carry a secret choice: (action type, hero) -> field names.
+_SECRET_ACTION_FIELDS: dict[tuple[Any, Any], tuple[str, ...]] = {
+    ("ability", "warrior"): ("tile",),
+    ("warrior_tile", None): ("tile",),
+    ("ability", "thief"): ("coin",),
+}
 
 
 def typed_action(action: Action) -> frozenset | None:
@@ -2214,4 +2233,4 @@ def start_next_turn(state: State) -> tuple[State, list[Event]]:
     return new, events
 
 
-GAME = register(DrakonGame())
+GAME = DrakonGame()

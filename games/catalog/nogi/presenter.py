@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy
 from games.catalog.nogi import components as C
 
 BOARD_TEMPLATE = "games/nogi/board.html"
+# Log sentences do not name the actor; the log shows the seat's name first.
+SENTENCES_NAME_THE_ACTOR = False
 
 COLOUR_NAMES = {
     "yellow": gettext_lazy("yellow"),

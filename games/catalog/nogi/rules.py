@@ -19,6 +19,7 @@ from games.catalog.nogi import components as C
 from games.engine.base import (
     Action,
     Event,
+    Game,
     IllegalAction,
     Option,
     Result,
@@ -26,7 +27,6 @@ from games.engine.base import (
     rank_by_score,
     resolve_options,
 )
-from games.engine.registry import register
 from games.engine.rng import Rng
 
 # Die statuses (spec glossary).
@@ -161,7 +161,7 @@ def seat_score(state: State, seat: int) -> dict[str, Any]:
 # The game -----------------------------------------------------------------------------------
 
 
-class NogiGame:
+class NogiGame(Game):
     """The ``nogi`` game object: see ``games.engine.base.Game`` for the contract."""
 
     key = "nogi"
@@ -819,4 +819,4 @@ def _finish(state: State, reason: str, events: list[Event]) -> None:
     )
 
 
-GAME = register(NogiGame())
+GAME = NogiGame()
