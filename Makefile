@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format bench load sweep-bench
+.PHONY: install run test lint format bench load sweep-bench messages compilemessages
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -44,3 +44,11 @@ load: install
 
 sweep-bench: install
 	$(RUN) python tests/load/sweep_bench.py
+
+# Gather translatable strings: each game's into games/catalog/<package>/locale,
+# the site's into locale/. Then edit the .po files and run `make compilemessages`.
+messages: install
+	$(RUN) python manage.py makemessages -l pl -l cs --ignore=.venv --ignore=.tools --ignore=tests --ignore=var --ignore=staticfiles --no-obsolete
+
+compilemessages: install
+	$(RUN) python manage.py compilemessages --ignore=.venv --ignore=.tools

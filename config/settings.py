@@ -135,9 +135,10 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smoki] "
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("cs", "Čeština")]
-# The site's catalogue first (makemessages writes strings found outside the
-# games there), then each game's own catalogue beside its rules.
-LOCALE_PATHS = [BASE_DIR / "locale", *sorted((BASE_DIR / "games/catalog").glob("*/locale"))]
+# Each game's own catalogue beside its rules, then the site's. makemessages
+# files a string under the first of these whose folder holds the source file,
+# so the games' folders must come before the project root's.
+LOCALE_PATHS = [*sorted((BASE_DIR / "games/catalog").glob("*/locale")), BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

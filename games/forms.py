@@ -5,6 +5,7 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import i18n
 from games.engine import registry
 from games.models import (
     TIME_BANK_CHOICES,
@@ -92,10 +93,10 @@ class CreateMatchForm(forms.Form):
             for option in game.options:
                 name = f"opt_{game.key}_{option.key}"
                 self.fields[name] = forms.ChoiceField(
-                    label=f"{game.title}: {option.label}",
-                    choices=[(str(v), label) for v, label in option.choices],
+                    label=f"{game.title}: {i18n.option_label(option)}",
+                    choices=[(str(v), i18n.choice_label(option, v)) for v, _l in option.choices],
                     initial=str(option.default),
-                    help_text=option.help,
+                    help_text=i18n.option_help(option),
                     required=False,
                 )
                 names.append(name)

@@ -15,7 +15,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import chat, presenters
+from games import chat, i18n, presenters
 from games.engine import registry
 from games.engine.replay import MODERATION
 from games.models import (
@@ -229,8 +229,7 @@ def option_rows(game, options: dict) -> list[tuple[str, str]]:
     rows = []
     for option in game.options:
         value = options.get(option.key, option.default)
-        label = dict(option.choices).get(value, str(value))
-        rows.append((str(option.label), str(label)))
+        rows.append((i18n.option_label(option), i18n.choice_label(option, value)))
     return rows
 
 

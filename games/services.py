@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, notifications
+from games import bots, clock, i18n, notifications
 from games.engine import registry
 from games.engine.base import IllegalAction, resolve_options
 from games.engine.replay import OPENING
@@ -88,10 +88,10 @@ def create_match(
     try:
         options = resolve_options(game, options)
     except IllegalAction as error:
-        raise ServiceError(error.message) from None
+        raise ServiceError(i18n.refusal_text(error)) from None
     refusal = game.validate_setup(n_seats, options)
     if refusal:
-        raise ServiceError(refusal)
+        raise ServiceError(i18n.translate(refusal))
     if timeout_policy not in TimeoutPolicy.values:
         raise ServiceError(_("Unknown timeout policy."))
     if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
@@ -273,7 +273,7 @@ def submit_action(
         try:
             new_state, events = game.apply(match.state, seat.index, action)
         except IllegalAction as error:
-            raise ServiceError(error.message) from None
+            raise ServiceError(i18n.refusal_text(error)) from None
         match.state = new_state
         match.version += 1
         _settle_after_change(match, game, seats, mover=seat)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.i18n import Msg, _
+
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -45,7 +47,9 @@ class Option:
     def validate(self, value: Any) -> Any:
         allowed = [choice for choice, _label in self.choices]
         if value not in allowed:
-            raise IllegalAction(f"{self.label}: {value!r} is not one of the choices.")
+            raise IllegalAction(
+                _("%(option)s: that is not one of the choices."), option=Msg(self.label)
+            )
         return value
 
 
@@ -143,7 +147,7 @@ class Game:
             or isinstance(n_players, bool)
             or not self.min_players <= n_players <= self.max_players
         ):
-            return f"{self.title}: {self.min_players}-{self.max_players} players."
+            return _("That number of players cannot play this game.")
         try:
             resolve_options(self, dict(options or {}))
         except IllegalAction as error:
@@ -170,6 +174,10 @@ class Game:
         """
         return action
 
+    def demo_setup(self) -> tuple[int, dict[str, Any]]:
+        """The player count and options of this game's match in the demo data."""
+        return self.min_players, {}
+
     def option_matrix(self, n_players: int) -> list[dict[str, Any]]:
         """Every combination of option values playable with ``n_players``."""
         combos: list[dict[str, Any]] = [{}]
@@ -186,7 +194,7 @@ def resolve_options(game: Game, chosen: dict[str, Any] | None) -> dict[str, Any]
     known = {option.key: option for option in game.options}
     unknown = set(chosen) - set(known)
     if unknown:
-        raise IllegalAction(f"Unknown option(s): {', '.join(sorted(unknown))}.")
+        raise IllegalAction(_("Unknown option(s): %(names)s."), names=", ".join(sorted(unknown)))
     return {key: option.validate(chosen.get(key, option.default)) for key, option in known.items()}
 
 
