@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games import services
+from games.engine import registry
 from games.models import Match, MatchStatus
 from games.roles import ensure_moderator_group
 
@@ -18,33 +19,42 @@ DEMO_USERS = [
 
 
 class Command(BaseCommand):
-    help = "Create demo users (verified emails) and demo matches of Nogi za pas! and Drakon."
+    help = "Create demo users (verified emails) and one demo match of every registered game."
 
     def handle(self, **options):
         with transaction.atomic():
-            users = {name: self._user(name, display, lang) for name, display, lang in DEMO_USERS}
-            if not Match.objects.filter(created_by=users["alice"]).exists():
-                match = services.create_match(user=users["alice"], game_key="nogi", n_seats=3)
-                services.join_match(user=users["bob"], match=match)
-                services.join_match(user=users["carol"], match=match)
-                open_match = services.create_match(user=users["carol"], game_key="nogi", n_seats=4)
-                services.join_match(user=users["bob"], match=open_match)
-                drakon = services.create_match(
-                    user=users["alice"], game_key="drakon", n_seats=2, options={"heroes": True}
-                )
-                services.join_match(user=users["bob"], match=drakon)
+            users = [self._user(name, display, lang) for name, display, lang in DEMO_USERS]
+            if not Match.objects.filter(created_by=users[0]).exists():
+                for game in registry.all():
+                    self._demo_match(game, users)
+                # One match still gathering players, to join from the lobby.
+                open_match = services.create_match(user=users[2], game_key="nogi", n_seats=4)
+                services.join_match(user=users[1], match=open_match)
             moderator = self._user("mod", "Moderator", "en")
             if not moderator.is_staff:
                 moderator.is_staff = True
                 moderator.save(update_fields=["is_staff"])
             moderator.groups.add(ensure_moderator_group())
-        active = Match.objects.filter(created_by=users["alice"], status=MatchStatus.ACTIVE)
+        active = Match.objects.filter(created_by=users[0], status=MatchStatus.ACTIVE)
         self.stdout.write("Demo logins (username / password):")
         for name, _display, _lang in DEMO_USERS:
             self.stdout.write(f"  {name} / {DEMO_PASSWORD}")
         self.stdout.write(f"  mod / {DEMO_PASSWORD}  (moderator: /admin/)")
         for match in active.order_by("pk"):
             self.stdout.write(f"Demo match ({match.game_key}): /m/{match.pk}/")
+
+    def _demo_match(self, game, users) -> Match:
+        """Alice's match of ``game`` as the game's ``demo_setup`` asks: the demo
+        users take the seats, bots any beyond them."""
+        n_seats, options = game.demo_setup()
+        match = services.create_match(
+            user=users[0], game_key=game.key, n_seats=n_seats, options=options
+        )
+        for user in users[1:n_seats]:
+            services.join_match(user=user, match=match)
+        if n_seats > len(users):
+            services.fill_with_bots(user=users[0], match=match)
+        return match
 
     def _user(self, username, display_name, language):
         User = get_user_model()
