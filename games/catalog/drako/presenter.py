@@ -1,0 +1,788 @@
+"""Drako for people: the hex board and the two mats as SVG, log sentences, and the
+clicks that build a move. Works on ``view`` output only, never on the state.
+
+A card is played in a few clicks: the card (in the hand, under the board),
+then its symbol when it has two, then the target where it is on the board: a
+hex to move or fly to, a dwarf to move or bite, a direction to breathe fire.
+The defender's reaction, the wounds the dwarf player places on the dragon's
+mat, fury and freeing from the net are clicked where they are drawn too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.catalog.drako import components as C
+from games.catalog.drako.rules import ray
+
+BOARD_TEMPLATE = "games/drako/board.html"
+# The sentences name who acted ("The dragon bites Urpen."), so the log omits the seat name.
+SENTENCES_NAME_THE_ACTOR = True
+
+SIZE = 36  # hex radius in SVG units
+ROOT3 = math.sqrt(3)
+BOARD_W = 320
+BOARD_H = 300
+CX = BOARD_W / 2
+CY = BOARD_H / 2
+
+DWARF_COLOURS = {C.XBOW: "#2a6fd0", C.NET: "#2e8b57", C.FURY: "#d2691e"}
+DRAGON_COLOUR = "#b4321f"
+TRACK_LABELS = {
+    C.ARMOUR: gettext_lazy("Armour"),
+    C.FLY_TRACK: gettext_lazy("Wings (fly)"),
+    C.MOVE_TRACK: gettext_lazy("Legs (walk)"),
+    C.FIRE_TRACK: gettext_lazy("Fire"),
+}
+ABILITY_LABELS = {
+    C.XBOW: gettext_lazy("crossbow"),
+    C.NET: gettext_lazy("net"),
+    C.FURY: gettext_lazy("fury"),
+}
+SYMBOL_LABELS = {
+    C.MOVE1: gettext_lazy("Move 1 dwarf"),
+    C.MOVE2: gettext_lazy("Move 2 dwarves"),
+    C.ATK1: gettext_lazy("Attack with 1 dwarf"),
+    C.ATK2: gettext_lazy("Attack with 2 dwarves"),
+    C.SHOOT: gettext_lazy("Crossbow shot"),
+    C.THROW_NET: gettext_lazy("Net"),
+    C.DEF: gettext_lazy("Defence"),
+    C.DMOVE: gettext_lazy("Dragon move"),
+    C.FLY: gettext_lazy("Fly"),
+    C.BITE: gettext_lazy("Bite"),
+    C.FIRE: gettext_lazy("Fire breath"),
+}
+SYMBOL_SHORT = {
+    C.MOVE1: "➔",
+    C.MOVE2: "➔➔",
+    C.ATK1: "⚔",
+    C.ATK2: "⚔⚔",
+    C.SHOOT: "➶",
+    C.THROW_NET: "#",
+    C.DEF: "⛨",
+    C.DMOVE: "➔",
+    C.FLY: "⌃",
+    C.BITE: "⚔",
+    C.FIRE: "♨",
+}
+DIRECTION_LABELS = (
+    gettext_lazy("east"),
+    gettext_lazy("north-east"),
+    gettext_lazy("north-west"),
+    gettext_lazy("west"),
+    gettext_lazy("south-west"),
+    gettext_lazy("south-east"),
+)
+REASONS = {
+    "dragon_killed": gettext_lazy("The dragon is dead: the dwarves win."),
+    "dwarves_killed": gettext_lazy("All three dwarves are dead: the dragon wins."),
+    "dwarves_out_of_cards": gettext_lazy(
+        "The dwarves have played their last card and the dragon lives: the dragon wins."
+    ),
+}
+
+
+# Names --------------------------------------------------------------------------------------
+
+
+def side_name(side: str) -> str:
+    return _("the dragon") if side == C.DRAGON else _("the dwarves")
+
+
+def Side_name(side: str) -> str:  # noqa: N802 - capitalised for the start of a sentence
+    return _("The dragon") if side == C.DRAGON else _("The dwarves")
+
+
+def dwarf_name(dwarf: str) -> str:
+    """'Morin (crossbow)'."""
+    return f"{C.DWARF_NAMES[dwarf]} ({ABILITY_LABELS[dwarf]})"
+
+
+def figure_name(figure: str) -> str:
+    return _("the dragon") if figure == C.DRAGON else C.DWARF_NAMES[figure]
+
+
+def symbol_label(symbol: str) -> str:
+    code = C.symbol_code(symbol)
+    value = C.symbol_value(symbol)
+    name = str(SYMBOL_LABELS[code])
+    if code in (C.MOVE1, C.MOVE2, C.DMOVE):
+        return _("%(name)s, up to %(n)s") % {"name": name, "n": value}
+    if value:
+        return _("%(name)s, strength %(n)s") % {"name": name, "n": value}
+    return name
+
+
+def card_label(side: str, card: int) -> str:
+    return " / ".join(symbol_label(s) for s in C.card_options(side, card))
+
+
+def hex_label(key: str) -> str:
+    return _("hex %(hex)s") % {"hex": key}
+
+
+def track_label(track: str) -> str:
+    return str(TRACK_LABELS[track])
+
+
+# Geometry -----------------------------------------------------------------------------------
+
+
+def centre(key: str) -> tuple[float, float]:
+    q, r = C.parse_hex(key)
+    return CX + SIZE * ROOT3 * (q + r / 2), CY + SIZE * 1.5 * r
+
+
+def corners(x: float, y: float, size: float = SIZE) -> str:
+    points = []
+    for i in range(6):
+        angle = math.radians(60 * i - 30)
+        points.append(f"{x + size * math.cos(angle):.1f},{y + size * math.sin(angle):.1f}")
+    return " ".join(points)
+
+
+def direction_point(at: str, direction: int, fraction: float = 0.5) -> tuple[float, float]:
+    x, y = centre(at)
+    dq, dr = C.DIRECTIONS[direction]
+    dx = SIZE * ROOT3 * (dq + dr / 2)
+    dy = SIZE * 1.5 * dr
+    return x + dx * fraction, y + dy * fraction
+
+
+# Board context ------------------------------------------------------------------------------
+
+
+@dataclass
+class Hex:
+    key: str
+    x: float
+    y: float
+    points: str
+    label: str
+    choice: object = None
+    target_points: str = ""
+
+
+@dataclass
+class Piece:
+    figure: str
+    letter: str
+    name: str
+    colour: str
+    x: float
+    y: float
+    r: int
+    choice: object = None
+    netted: bool = False
+
+
+@dataclass
+class Arrow:
+    label: str
+    x: float
+    y: float
+    points: str
+    choice: object
+
+
+@dataclass
+class Track:
+    key: str
+    label: str
+    boxes: list[tuple[int, bool]]
+    x: int
+    y: int
+    full: bool
+    choice: object = None
+
+
+@dataclass
+class HandCard:
+    card: int
+    label: str
+    symbols: list[tuple[str, str]]
+    choice: object = None
+    defence: bool = False
+
+
+def _index(choices) -> dict[str, object]:
+    return {choice.key: choice for choice in (choices.choices if choices else [])}
+
+
+def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
+    by_key = _index(choices)
+    dragon = view["dragon"]
+    hexes = []
+    for key in C.HEXES:
+        x, y = centre(key)
+        choice = by_key.get(f"hex-{key}")
+        hexes.append(
+            Hex(
+                key=key,
+                x=x,
+                y=y,
+                points=corners(x, y, SIZE - 1.5),
+                label=key,
+                choice=choice,
+                target_points=corners(x, y, SIZE - 6) if choice else "",
+            )
+        )
+    pieces = []
+    dx, dy = centre(dragon["at"])
+    pieces.append(
+        Piece(
+            figure=C.DRAGON,
+            letter="D",
+            name=_("The dragon") + (" — " + _("held by the net") if dragon["netted"] else ""),
+            colour=DRAGON_COLOUR,
+            x=dx,
+            y=dy,
+            r=20,
+            netted=dragon["netted"],
+        )
+    )
+    for dwarf in C.DWARF_IDS:
+        record = view["dwarves"][dwarf]
+        if record["at"] is None:
+            continue
+        x, y = centre(record["at"])
+        left = C.DWARF_BOXES[dwarf] - record["wounds"]
+        pieces.append(
+            Piece(
+                figure=dwarf,
+                letter=C.DWARF_NAMES[dwarf][0],
+                name=_("%(dwarf)s, %(left)s of %(boxes)s boxes left")
+                % {"dwarf": dwarf_name(dwarf), "left": left, "boxes": C.DWARF_BOXES[dwarf]},
+                colour=DWARF_COLOURS[dwarf],
+                x=x,
+                y=y,
+                r=16,
+                choice=by_key.get(f"dwarf-{dwarf}"),
+            )
+        )
+    arrows = []
+    for direction in range(6):
+        choice = by_key.get(f"dir-{direction}")
+        if choice is None:
+            continue
+        ax, ay = direction_point(dragon["at"], direction, 0.5)
+        tx, ty = direction_point(dragon["at"], direction, 0.66)
+        bx, by = direction_point(dragon["at"], direction, 0.36)
+        # a triangle pointing along the direction
+        nx, ny = (ty - by), -(tx - bx)
+        norm = math.hypot(nx, ny) or 1
+        nx, ny = nx / norm * 9, ny / norm * 9
+        points = f"{tx:.1f},{ty:.1f} {bx + nx:.1f},{by + ny:.1f} {bx - nx:.1f},{by - ny:.1f}"
+        arrows.append(Arrow(label=choice.label, x=ax, y=ay, points=points, choice=choice))
+
+    return {
+        "width": BOARD_W,
+        "height": BOARD_H,
+        "hexes": hexes,
+        "pieces": pieces,
+        "arrows": arrows,
+        "dragon_mat": _dragon_mat(view, by_key),
+        "dwarf_mat": _dwarf_mat(view),
+        "markers": _markers(view, by_key),
+        "counts": _counts(view, names),
+        "turn": _turn_line(view, names),
+        "pending": _pending(view, viewer, names, by_key),
+        "hand": _hand(view, by_key),
+        "draw_choice": by_key.get("draw"),
+        "free_choice": by_key.get("free"),
+        "fury_choice": by_key.get("fury"),
+        "other_choices": [
+            choice for key, choice in by_key.items() if not key.startswith(DRAWN_ELSEWHERE)
+        ],
+        "played": _played(view),
+        "over": _over(view, names),
+        "revealed": _revealed(view),
+        "my_side": side_name(view["my_side"]) if view.get("my_side") else None,
+    }
+
+
+# Choice keys drawn where they happen (hexes, figures, arrows, cards, tracks, markers,
+# the attack list); every other choice is a button above the board.
+DRAWN_ELSEWHERE = (
+    "hex-",
+    "dwarf-",
+    "dir-",
+    "card-",
+    "defend-",
+    "discard-",
+    "track-",
+    "attack-",
+    "draw",
+    "free",
+    "fury",
+)
+
+MAT_W = 320
+BOX = 24
+BOX_GAP = 4
+
+
+def _dragon_mat(view: dict, by_key: dict) -> dict:
+    dragon = view["dragon"]
+    tracks = []
+    for row, track in enumerate((C.ARMOUR, *C.ABILITY_TRACKS)):
+        boxes = C.DRAGON_BOXES[track]
+        filled = dragon[track]
+        tracks.append(
+            Track(
+                key=track,
+                label=track_label(track),
+                boxes=[(120 + i * (BOX + BOX_GAP), i < filled) for i in range(boxes)],
+                x=120,
+                y=34 + row * (BOX + 8),
+                full=filled >= boxes,
+                choice=by_key.get(f"track-{track}"),
+            )
+        )
+    total = sum(C.DRAGON_BOXES.values())
+    wounds = sum(dragon[t] for t in C.DRAGON_BOXES)
+    return {
+        "tracks": tracks,
+        "height": 34 + 4 * (BOX + 8) + 4,
+        "summary": _("%(n)s of %(total)s boxes filled") % {"n": wounds, "total": total},
+        "netted": dragon["netted"],
+    }
+
+
+def _dwarf_mat(view: dict) -> dict:
+    rows = []
+    for row, dwarf in enumerate(C.DWARF_IDS):
+        record = view["dwarves"][dwarf]
+        boxes = C.DWARF_BOXES[dwarf]
+        rows.append(
+            {
+                "dwarf": dwarf,
+                "name": dwarf_name(dwarf),
+                "colour": DWARF_COLOURS[dwarf],
+                "letter": C.DWARF_NAMES[dwarf][0],
+                "dead": record["at"] is None and record["wounds"] >= boxes,
+                "y": 34 + row * (BOX + 8),
+                "boxes": [(120 + i * (BOX + BOX_GAP), i < record["wounds"]) for i in range(boxes)],
+                "summary": _("%(n)s of %(boxes)s wounds") % {"n": record["wounds"], "boxes": boxes},
+            }
+        )
+    return {"rows": rows, "height": 34 + 3 * (BOX + 8) + 4}
+
+
+def _markers(view: dict, by_key: dict) -> dict:
+    return {
+        "net_available": view["net_available"],
+        "net_text": _("Net marker: with the dwarves")
+        if view["net_available"]
+        else _("Net marker: on the dragon (it cannot walk or fly)"),
+        "fury_available": view["fury_available"],
+        "fury_text": _("Fury marker: available (once per game, +1 action, 1 wound to Brald)")
+        if view["fury_available"]
+        else _("Fury marker: used"),
+    }
+
+
+def _counts(view: dict, names: list[str]) -> list[dict]:
+    rows = []
+    for side in C.SIDES:
+        seat = view["dragon_seat"] if side == C.DRAGON else view["dwarves_seat"]
+        rows.append(
+            {
+                "side": side,
+                "who": Side_name(side),
+                "name": names[seat] if seat < len(names) else "",
+                "hand": view["hand_counts"][side],
+                "pile": view["pile_counts"][side],
+                "played": len(view["played"][side]),
+            }
+        )
+    return rows
+
+
+def _turn_line(view: dict, names: list[str]) -> str:
+    turn = view.get("turn")
+    if view["over"] or not turn:
+        return ""
+    left = turn["actions_left"]
+    return ngettext(
+        "Turn %(n)s: %(side)s, %(left)s action left.",
+        "Turn %(n)s: %(side)s, %(left)s actions left.",
+        left,
+    ) % {"n": turn["number"], "side": side_name(turn["side"]), "left": left}
+
+
+def _pending(view: dict, viewer, names: list[str], by_key: dict) -> dict | None:
+    pending = view.get("pending")
+    if not pending:
+        return None
+    kind = pending["kind"]
+    seat = view["dragon_seat"] if pending["side"] == C.DRAGON else view["dwarves_seat"]
+    mine = viewer is not None and viewer == seat
+    who = Side_name(pending["side"])
+    text = ""
+    attacks = []
+    if kind == "defend":
+        for index, attack in enumerate(pending["attacks"]):
+            attacks.append(
+                {
+                    "text": _attack_text(attack),
+                    "blocked": attack["blocked"],
+                    "choice": by_key.get(f"attack-{index}"),
+                }
+            )
+        text = (
+            _(
+                "You are attacked! Play a defence card from your hand to block an attack, or take the hit."
+            )
+            if mine
+            else _("%(who)s may play a defence card to block the attack.") % {"who": who}
+        )
+    elif kind == "wound":
+        text = ngettext(
+            "%(who)s place %(n)s wound on the dragon's abilities: choose a track on its mat.",
+            "%(who)s place %(n)s wounds on the dragon's abilities: choose a track on its mat.",
+            pending["markers"],
+        ) % {"who": who, "n": pending["markers"]}
+    elif kind == "discard":
+        text = ngettext(
+            "%(who)s hold more than 6 cards and discard %(n)s.",
+            "%(who)s hold more than 6 cards and discard %(n)s.",
+            pending["count"],
+        ) % {"who": who, "n": pending["count"]}
+    elif kind == "move2":
+        text = _("%(who)s move up to two dwarves, each up to %(n)s steps.") % {
+            "who": who,
+            "n": pending["n"],
+        }
+    elif kind == "turn_end":
+        text = _("%(who)s have used their actions: use fury for one more, or end the turn.") % {
+            "who": who
+        }
+    elif kind == "exchange":
+        text = _("%(who)s may exchange the starting hand once, or keep it.") % {"who": who}
+    elif kind == "place":
+        text = _("%(who)s place %(dwarf)s on a hex not next to the dragon.") % {
+            "who": who,
+            "dwarf": dwarf_name(pending["dwarf"]),
+        }
+    return {
+        "kind": kind,
+        "mine": mine,
+        "reaction": kind == "defend",
+        "text": text,
+        "attacks": attacks,
+        "take": by_key.get("take"),
+    }
+
+
+def _attack_text(attack: dict) -> str:
+    if attack["target"] == C.DRAGON:
+        who = dwarf_name(attack["by"])
+        return _("%(who)s attacks the dragon with strength %(n)s") % {
+            "who": who,
+            "n": attack["strength"],
+        }
+    return _("The dragon attacks %(dwarf)s with strength %(n)s") % {
+        "dwarf": dwarf_name(attack["target"]),
+        "n": attack["strength"],
+    }
+
+
+def _hand(view: dict, by_key: dict) -> list[HandCard]:
+    me = view.get("me")
+    if not me:
+        return []
+    side = me["side"]
+    cards = []
+    for card in me["hand"]:
+        choice = (
+            by_key.get(f"card-{card}")
+            or by_key.get(f"defend-{card}")
+            or by_key.get(f"discard-{card}")
+        )
+        cards.append(
+            HandCard(
+                card=card,
+                label=card_label(side, card),
+                symbols=[
+                    (SYMBOL_SHORT[C.symbol_code(s)], symbol_label(s))
+                    for s in C.card_options(side, card)
+                ],
+                choice=choice,
+                defence=C.can_defend(side, card),
+            )
+        )
+    return cards
+
+
+def _played(view: dict) -> list[dict]:
+    rows = []
+    for side in C.SIDES:
+        last = view["played"][side][-3:]
+        rows.append(
+            {
+                "who": Side_name(side),
+                "cards": [card_label(side, c) for c in reversed(last)],
+            }
+        )
+    return rows
+
+
+def _over(view: dict, names: list[str]) -> str:
+    if not view["over"]:
+        return ""
+    return str(REASONS.get(view["end_reason"], ""))
+
+
+def _revealed(view: dict) -> list[dict]:
+    if not view["over"]:
+        return []
+    return [
+        {"who": Side_name(side), "cards": [card_label(side, c) for c in view["revealed"][side]]}
+        for side in C.SIDES
+    ]
+
+
+# The clicks that build an action ------------------------------------------------------------
+
+
+def action_steps(action: dict, view: dict) -> list[tuple[str, str]]:
+    kind = action["type"]
+    me = view.get("me") or {}
+    side = me.get("side") or C.DRAGON
+    if kind == "play":
+        card = action["card"]
+        steps = [(f"card-{card}", _("Play %(card)s") % {"card": card_label(side, card)})]
+        if len(C.card_options(side, card)) > 1:
+            steps.append((f"sym-{C.symbol_code(action['symbol'])}", symbol_label(action["symbol"])))
+        return steps + _target_steps(action, view)
+    if kind == "draw":
+        count = min(C.DRAW_COUNT, view["pile_counts"][side])
+        return [("draw", ngettext("Draw %(n)s card", "Draw %(n)s cards", count) % {"n": count})]
+    if kind == "free":
+        return [("free", _("Free the dragon from the net (takes the whole turn)"))]
+    if kind == "fury":
+        return [("fury", _("Use fury: Brald takes 1 wound, +1 action this turn"))]
+    if kind == "end_turn":
+        return [("end_turn", _("End the turn"))]
+    if kind == "discard":
+        card = action["card"]
+        return [(f"discard-{card}", _("Discard %(card)s") % {"card": card_label(side, card)})]
+    if kind == "keep":
+        return [("keep", _("Keep the starting hand"))]
+    if kind == "exchange":
+        return [("exchange", _("Exchange the starting hand"))]
+    if kind == "place":
+        return [
+            (
+                f"hex-{action['at']}",
+                _("Put %(dwarf)s on %(hex)s")
+                % {"dwarf": dwarf_name(action["dwarf"]), "hex": hex_label(action["at"])},
+            )
+        ]
+    if kind == "move":
+        return [
+            (f"dwarf-{action['dwarf']}", dwarf_name(action["dwarf"])),
+            (f"hex-{action['to']}", _("to %(hex)s") % {"hex": hex_label(action["to"])}),
+        ]
+    if kind == "stop":
+        return [("stop", _("Stop moving"))]
+    if kind == "defend":
+        card = action["card"]
+        steps = [(f"defend-{card}", _("Defend with %(card)s") % {"card": card_label(side, card)})]
+        attacks = view["pending"]["attacks"]
+        if sum(1 for a in attacks if not a["blocked"]) > 1:
+            attack = attacks[action["attack"]]
+            steps.append(
+                (f"attack-{action['attack']}", _("Block: %(a)s") % {"a": _attack_text(attack)})
+            )
+        return steps
+    if kind == "no_defence":
+        return [("take", _("No defence: take the hit"))]
+    if kind == "wound":
+        return [
+            (f"track-{action['track']}", _("Wound on %(t)s") % {"t": track_label(action["track"])})
+        ]
+    return [(kind, kind)]
+
+
+def _target_steps(action: dict, view: dict) -> list[tuple[str, str]]:
+    code = C.symbol_code(action["symbol"])
+    if code == C.MOVE1:
+        return [
+            (f"dwarf-{action['dwarf']}", dwarf_name(action["dwarf"])),
+            (f"hex-{action['to']}", _move_label(view, action["dwarf"], action["to"])),
+        ]
+    if code in (C.DMOVE, C.FLY):
+        return [(f"hex-{action['to']}", _move_label(view, C.DRAGON, action["to"]))]
+    if code in (C.ATK1, C.BITE):
+        return [(f"dwarf-{action['dwarf']}", dwarf_name(action["dwarf"]))]
+    if code == C.ATK2:
+        names = [C.DWARF_NAMES[d] for d in action["dwarves"]]
+        return [("dwarves-" + "+".join(action["dwarves"]), " + ".join(names))]
+    if code == C.FIRE:
+        direction = action["dir"]
+        hit = [
+            C.DWARF_NAMES[d]
+            for d, rec in view["dwarves"].items()
+            if rec["at"] in ray(view["dragon"]["at"], direction)
+        ]
+        label = _("Breathe fire %(dir)s") % {"dir": DIRECTION_LABELS[direction]}
+        if hit:
+            label += " (" + _("hits %(names)s") % {"names": ", ".join(hit)} + ")"
+        else:
+            label += " (" + _("no dwarf in the line") + ")"
+        return [(f"dir-{direction}", label)]
+    return []
+
+
+def _move_label(view: dict, figure: str, to: str) -> str:
+    here = view["dragon"]["at"] if figure == C.DRAGON else view["dwarves"][figure]["at"]
+    if to == here:
+        return _("stay on %(hex)s") % {"hex": hex_label(to)}
+    return _("to %(hex)s") % {"hex": hex_label(to)}
+
+
+# The move log --------------------------------------------------------------------------------
+
+
+def describe_event(event: dict, names: list[str]) -> str:
+    kind = event["type"]
+    side = event.get("side")
+    if kind == "sides":
+        return _("%(dragon)s plays the dragon; %(dwarves)s plays the three dwarves.") % {
+            "dragon": names[event["dragon_seat"]],
+            "dwarves": names[event["dwarves_seat"]],
+        }
+    if kind == "dealt":
+        return _("%(who)s drew a starting hand of %(n)s cards.") % {
+            "who": Side_name(side),
+            "n": event["count"],
+        }
+    if kind in ("your_cards", "drawn_cards"):
+        cards = "; ".join(card_label(side, c) for c in event["cards"]) or "—"
+        return _("Your cards: %(cards)s.") % {"cards": cards}
+    if kind == "turn_started":
+        return ngettext(
+            "Turn %(n)s: %(who)s, %(a)s action.",
+            "Turn %(n)s: %(who)s, %(a)s actions.",
+            event["actions"],
+        ) % {"n": event["number"], "who": side_name(side), "a": event["actions"]}
+    if kind == "placed":
+        return _("The dwarves put %(dwarf)s on %(hex)s.") % {
+            "dwarf": dwarf_name(event["dwarf"]),
+            "hex": hex_label(event["at"]),
+        }
+    if kind == "kept":
+        return _("%(who)s kept the starting hand.") % {"who": Side_name(side)}
+    if kind == "exchanged":
+        return _("%(who)s shuffled the starting hand back and drew 4 new cards.") % {
+            "who": Side_name(side)
+        }
+    if kind == "drew":
+        return ngettext("%(who)s drew %(n)s card.", "%(who)s drew %(n)s cards.", event["count"]) % {
+            "who": Side_name(side),
+            "n": event["count"],
+        }
+    if kind == "discarded":
+        if event["forced"]:
+            return _("%(who)s could do nothing else and discarded %(card)s.") % {
+                "who": Side_name(side),
+                "card": card_label(side, event["card"]),
+            }
+        return _("%(who)s discarded %(card)s (hand limit).") % {
+            "who": Side_name(side),
+            "card": card_label(side, event["card"]),
+        }
+    if kind == "played":
+        return _("%(who)s played %(card)s: %(symbol)s.") % {
+            "who": Side_name(side),
+            "card": card_label(side, event["card"]),
+            "symbol": symbol_label(event["symbol"]),
+        }
+    if kind == "moved":
+        name = figure_name(event["figure"])
+        if event["from"] == event["to"]:
+            return _("%(who)s stayed on %(hex)s.") % {"who": _cap(name), "hex": event["to"]}
+        return _("%(who)s moved from %(a)s to %(b)s.") % {
+            "who": _cap(name),
+            "a": event["from"],
+            "b": event["to"],
+        }
+    if kind == "flew":
+        if event["from"] == event["to"]:
+            return _("The dragon rose and landed again on %(hex)s.") % {"hex": event["to"]}
+        return _("The dragon flew from %(a)s to %(b)s.") % {"a": event["from"], "b": event["to"]}
+    if kind == "move_stopped":
+        return _("The dwarves stopped moving.")
+    if kind == "attack":
+        if event["target"] == C.DRAGON:
+            return _("%(who)s attacks the dragon with strength %(n)s.") % {
+                "who": C.DWARF_NAMES[event["by"]],
+                "n": event["strength"],
+            }
+        return _("The dragon attacks %(dwarf)s with strength %(n)s.") % {
+            "dwarf": C.DWARF_NAMES[event["target"]],
+            "n": event["strength"],
+        }
+    if kind == "defended":
+        return _("%(who)s blocked the attack on %(target)s with %(card)s.") % {
+            "who": Side_name(side),
+            "target": figure_name(event["target"]),
+            "card": card_label(side, event["card"]),
+        }
+    if kind == "no_defence":
+        return _("%(who)s did not defend.") % {"who": Side_name(side)}
+    if kind == "fire":
+        if not event["targets"]:
+            return _("The dragon breathed fire %(dir)s; no dwarf stood in the flames.") % {
+                "dir": DIRECTION_LABELS[event["dir"]]
+            }
+        return _("The dragon breathed fire %(dir)s at %(names)s.") % {
+            "dir": DIRECTION_LABELS[event["dir"]],
+            "names": ", ".join(C.DWARF_NAMES[d] for d in event["targets"]),
+        }
+    if kind == "netted":
+        return _("Urpen threw the net: the dragon cannot walk or fly until it frees itself.")
+    if kind == "freed":
+        if event["auto"]:
+            return _("The dragon, with no cards left, spent its turn freeing itself from the net.")
+        return _("The dragon spent its whole turn freeing itself from the net.")
+    if kind == "passed":
+        return _("%(who)s had no cards left and passed.") % {"who": Side_name(side)}
+    if kind == "dragon_wounded":
+        return ngettext(
+            "The dragon took %(n)s wound (%(a)s on its armour).",
+            "The dragon took %(n)s wounds (%(a)s on its armour).",
+            event["damage"],
+        ) % {"n": event["damage"], "a": event["armour"]}
+    if kind == "wound_placed":
+        return _("A wound went on the dragon's %(track)s.") % {
+            "track": track_label(event["track"]).lower()
+        }
+    if kind == "wounds_ignored":
+        return _("%(n)s wound(s) found no empty box.") % {"n": event["count"]}
+    if kind == "dwarf_wounded":
+        return _("%(dwarf)s took %(n)s wound(s): %(w)s of %(b)s boxes filled.") % {
+            "dwarf": C.DWARF_NAMES[event["dwarf"]],
+            "n": event["damage"],
+            "w": event["wounds"],
+            "b": event["boxes"],
+        }
+    if kind == "dwarf_died":
+        return _("%(dwarf)s died and leaves the board.") % {"dwarf": dwarf_name(event["dwarf"])}
+    if kind == "fury":
+        return _("The dwarves used fury: Brald takes a wound and they gain one more action.")
+    if kind == "turn_ended":
+        return _("The dwarves ended their turn.")
+    if kind == "game_over":
+        return str(REASONS.get(event["reason"], _("The game is over.")))
+    return kind.replace("_", " ")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
