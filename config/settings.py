@@ -136,9 +136,13 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smoki] "
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("cs", "Čeština")]
 # Each game's own catalogue beside its rules, then the site's. makemessages
-# files a string under the first of these whose folder holds the source file,
-# so the games' folders must come before the project root's.
-LOCALE_PATHS = [*sorted((BASE_DIR / "games/catalog").glob("*/locale")), BASE_DIR / "locale"]
+# files a string under the first of these whose folder is a prefix of the
+# source file's folder (a plain string prefix), so the games come before the
+# project root, in reverse order ("drakon" before its prefix "drako").
+LOCALE_PATHS = [
+    *sorted((BASE_DIR / "games/catalog").glob("*/locale"), reverse=True),
+    BASE_DIR / "locale",
+]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

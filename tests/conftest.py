@@ -1,10 +1,21 @@
-"""Shared fixtures: users and Nogi matches built through the service layer."""
+"""Shared fixtures: users and Nogi matches built through the service layer.
+
+The suite registers one game of its own, Hatchlings (``tests/hatchlings``),
+which the site has never seen: the conformance kit runs over it like over
+every catalog game, proving a new game needs no change to the platform.
+"""
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test.utils import override_settings
 
 from games import services
 from games.engine import registry
+from tests.hatchlings import REGISTRATION as HATCHLINGS
+
+# The test-only game's catalogue joins the site's, as a catalog game's does.
+override_settings(LOCALE_PATHS=[HATCHLINGS.locale_dir, *settings.LOCALE_PATHS]).enable()
 
 
 @pytest.fixture

@@ -361,7 +361,7 @@ def check_page(page: Page, match: Match, seat: int, names: list[str]) -> None:
 
     # The log: one line per move, newest first; private sentences only on one's own moves.
     lines = log_lines(page)
-    assert [number for number, _text in lines] == list(range(match.version, 0, -1))
+    assert [number for number, _text in lines] == list(range(match.version, -1, -1))
     moves = {m.seq: m for m in Move.objects.filter(match=match)}
     for number, text in lines:
         mine = any(e.get("private_to") == seat for e in moves[number].events)
@@ -415,7 +415,9 @@ def test_two_players_place_rooms_and_move_in_drakon(live_server, window):
     # Vesna's waiting page learns of the start through the poll.
     for page in (a, b):
         expect(page.locator("#match-panel .status")).to_contain_text("In play", timeout=POLL_MS)
-        expect(page.locator("#match-panel ol.move-log")).to_have_count(0)
+        # Only the opening entry (seq 0): the deal.
+        expect(page.locator("#match-panel ol.move-log > li")).to_have_count(1)
+        expect(page.locator('#match-panel ol.move-log > li[value="0"]')).to_contain_text("Setup")
         page.evaluate("window.__e2eMark = 'no reload'")
     windows = {0: vesna, 1: oskar}
     for seat, each in windows.items():

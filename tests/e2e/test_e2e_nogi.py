@@ -227,7 +227,8 @@ def test_two_players_sign_up_meet_and_play_nogi(live_server, window):
     for page in (a, b):
         expect(page.locator("#match-panel .status")).to_contain_text("In play", timeout=20_000)
         assert version_of(page) == 0
-        expect(page.locator("#match-panel ol.move-log")).to_have_count(0)
+        # Only the opening entry (seq 0): the first roll.
+        expect(page.locator("#match-panel ol.move-log > li")).to_have_count(1)
         # A mark in each window: it survives only if the page is never reloaded again.
         page.evaluate("window.__e2eMark = 'no reload'")
 
@@ -267,10 +268,10 @@ def test_two_players_sign_up_meet_and_play_nogi(live_server, window):
         match.refresh_from_db()
         assert match.version == version
         for page in (mover, watcher):
-            expect(page.locator("#match-panel ol.move-log > li")).to_have_count(version)
+            expect(page.locator("#match-panel ol.move-log > li")).to_have_count(version + 1)
             lines = log_lines(page)
             # Newest first, numbered by move.
-            assert [number for number, _who, _text in lines] == list(range(version, 0, -1))
+            assert [number for number, _who, _text in lines] == list(range(version, -1, -1))
             _number, who, text = lines[0]
             assert who == names[active]
             assert f"used the {die} die" in text

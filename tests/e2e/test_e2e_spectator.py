@@ -72,7 +72,7 @@ def test_spectator_sees_the_board_but_no_secrets_and_no_choices(live_server, win
     page.goto(f"{live_server.url}/m/{match.pk}/")
     expect(page.locator("header.topbar").get_by_role("link", name="Log in")).to_be_visible()
     expect(page.locator("#match-panel")).to_have_attribute("data-version", "2")
-    expect(page.locator("ol.move-log > li")).to_have_count(2)
+    expect(page.locator("ol.move-log > li")).to_have_count(3)  # the opening and two moves
     expect(page.locator("ol.seats")).to_contain_text(re.compile(r"cyril.*dana", re.S))
     match.refresh_from_db()
     assert_spectator_view(page, match)
@@ -81,7 +81,7 @@ def test_spectator_sees_the_board_but_no_secrets_and_no_choices(live_server, win
     # A new move reaches the spectator through the poll, still without secrets.
     play(match, players)
     expect(page.locator("#match-panel")).to_have_attribute("data-version", "3", timeout=POLL_MS)
-    expect(page.locator("ol.move-log > li")).to_have_count(3)
+    expect(page.locator("ol.move-log > li")).to_have_count(4)
     match.refresh_from_db()
     assert_spectator_view(page, match)
     assert page.evaluate("window.__e2eMark") == "no reload"

@@ -10,6 +10,7 @@ itself: with the language active, every msgid must come back as the .po says.
 from __future__ import annotations
 
 import ast
+import gettext as gettext_module
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,8 @@ pytestmark = pytest.mark.django_db
 
 LOCALE_DIR = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = ["pl", "cs"]
+# Every catalogue: the site's and each game's (the test suite's own game included).
+CATALOGUES = [Path(path) for path in settings.LOCALE_PATHS]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]")
 
 
@@ -136,8 +139,12 @@ def parse_po(path: Path) -> list[Entry]:
     return entries
 
 
-def po_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / "django.po"
+def po_path(language: str, catalogue: Path = LOCALE_DIR) -> Path:
+    return catalogue / language / "LC_MESSAGES" / "django.po"
+
+
+def catalogue_id(path: Path) -> str:
+    return str(path.relative_to(settings.BASE_DIR))
 
 
 def nplurals(header: Entry) -> int:
@@ -146,9 +153,10 @@ def nplurals(header: Entry) -> int:
     return int(match.group(1))
 
 
+@pytest.mark.parametrize("catalogue", CATALOGUES, ids=catalogue_id)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_catalogue_is_complete(language):
-    path = po_path(language)
+def test_catalogue_is_complete(language, catalogue):
+    path = po_path(language, catalogue)
     entries = parse_po(path)
     header, messages = entries[0], entries[1:]
     assert header.msgid == "", "the header comes first"
@@ -156,7 +164,7 @@ def test_catalogue_is_complete(language):
     assert f"Language: {language}\n" in header.msgstr[0]
     forms = nplurals(header)
     assert forms == 4, "Django's own pl and cs catalogues use four plural forms"
-    assert len(messages) > 100
+    assert len(messages) > (100 if catalogue == LOCALE_DIR else 5)
 
     problems = []
     for entry in messages:
@@ -175,33 +183,50 @@ def test_catalogue_is_complete(language):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("catalogue", CATALOGUES, ids=catalogue_id)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_compiled_catalogue_matches_po(language):
+def test_compiled_catalogue_matches_po(language, catalogue):
     """The committed .mo says what the .po says: compilemessages was run after the last edit."""
-    mo = po_path(language).with_suffix(".mo")
+    mo = po_path(language, catalogue).with_suffix(".mo")
     assert mo.exists(), f"{mo} is missing: run manage.py compilemessages"
-    messages = parse_po(po_path(language))[1:]
+    messages = parse_po(po_path(language, catalogue))[1:]
+    compiled = gettext_module.GNUTranslations(mo.open("rb"))
 
     stale = []
-    with translation.override(language):
-        for entry in messages:
-            if entry.msgid_plural is None:
-                if entry.msgctxt is None:
-                    got = translation.gettext(entry.msgid)
-                else:
-                    got = translation.pgettext(entry.msgctxt, entry.msgid)
-                if got != entry.msgstr[0]:
-                    stale.append(f"{entry.msgid!r}: {got!r} != {entry.msgstr[0]!r}")
-                continue
-            # n=1 and n=2 take forms 0 and 1 in both Polish and Czech.
-            for n, index in ((1, 0), (2, 1)):
-                if entry.msgctxt is None:
-                    got = translation.ngettext(entry.msgid, entry.msgid_plural, n)
-                else:
-                    got = translation.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, n)
-                if got != entry.msgstr[index]:
-                    stale.append(f"{entry.msgid!r} (n={n}): {got!r} != {entry.msgstr[index]!r}")
+    for entry in messages:
+        if entry.msgid_plural is None:
+            if entry.msgctxt is None:
+                got = compiled.gettext(entry.msgid)
+            else:
+                got = compiled.pgettext(entry.msgctxt, entry.msgid)
+            if got != entry.msgstr[0]:
+                stale.append(f"{entry.msgid!r}: {got!r} != {entry.msgstr[0]!r}")
+            continue
+        # n=1 and n=2 take forms 0 and 1 in both Polish and Czech.
+        for n, index in ((1, 0), (2, 1)):
+            if entry.msgctxt is None:
+                got = compiled.ngettext(entry.msgid, entry.msgid_plural, n)
+            else:
+                got = compiled.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, n)
+            if got != entry.msgstr[index]:
+                stale.append(f"{entry.msgid!r} (n={n}): {got!r} != {entry.msgstr[index]!r}")
     assert not stale, f"{mo} is out of date:\n" + "\n".join(stale)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_message_reads_the_same_in_every_catalogue(language):
+    """A msgid in several catalogues must have one translation: whichever catalogue
+    Django finds it in first wins, so two translations would depend on the order."""
+    seen: dict[tuple, tuple[str, Path]] = {}
+    clashes = []
+    for catalogue in CATALOGUES:
+        for entry in parse_po(po_path(language, catalogue))[1:]:
+            key = (entry.msgctxt, entry.msgid)
+            text = entry.msgstr.get(0, "")
+            if key in seen and seen[key][0] != text:
+                clashes.append(f"{entry.msgid!r}: {seen[key][1]} and {catalogue}")
+            seen.setdefault(key, (text, catalogue))
+    assert not clashes, "\n".join(clashes)
 
 
 @pytest.mark.parametrize(

@@ -100,6 +100,7 @@ class Piece:
     x: int
     y: int
     label: str
+    choice: object = None  # the click that picks this knight now, if any
 
 
 @dataclass
@@ -121,6 +122,7 @@ class Die:
     title: str
     x: int
     y: int
+    choice: object = None  # the click that picks this die now, if any
 
 
 @dataclass
@@ -195,6 +197,24 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 y=DICE_TOP,
             )
         )
+    # The viewer's next clicks, drawn where they happen: a die, then a knight.
+    clicks = {choice.key: choice for choice in choices.choices} if choices else {}
+    for die in dice:
+        die.choice = clicks.get(f"die-{die.colour}")
+    knights = _knight_pieces(board)
+    for knight in knights:
+        knight.choice = next(
+            (
+                clicks[k]
+                for k in (
+                    f"knight-{knight.colour}",
+                    f"first-{knight.colour}",
+                    f"then-{knight.colour}",
+                )
+                if k in clicks
+            ),
+            None,
+        )
     me = view.get("me")
     mine = None
     if me is not None:
@@ -223,7 +243,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "height": BOARD_HEIGHT,
         "cell": CELL,
         "fields": fields,
-        "knights": _knight_pieces(board),
+        "knights": knights,
         "dragon": {"field": dragon, "x": dragon_x, "y": dragon_y},
         "mountain": field_xy(0),
         "castle": castle,
@@ -348,7 +368,7 @@ def describe_event(event: dict, names: list[str]) -> str:
         )
         return _("%(p)s rolled: %(faces)s.") % {"p": seat_name, "faces": faces}
     if kind == "turn_started":
-        return ""
+        return _("Turn %(n)s: %(p)s to play.") % {"n": event["turn"], "p": seat_name}
     if kind == "game_over":
         return _("The game is over.")
     return kind.replace("_", " ")

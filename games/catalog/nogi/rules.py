@@ -12,7 +12,7 @@ knight(s). This module must not import Django.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from games.catalog.nogi import components as C
@@ -27,6 +27,7 @@ from games.engine.base import (
     rank_by_score,
     resolve_options,
 )
+from games.engine.i18n import _
 from games.engine.rng import Rng
 
 # Die statuses (spec glossary).
@@ -172,10 +173,10 @@ class NogiGame(Game):
     options = [
         Option(
             key="first_player",
-            label="First player",
-            choices=[("random", "Random"), ("host", "Seat 1 starts")],
+            label=_("First player"),
+            choices=[("random", _("Random")), ("host", _("Seat 1 starts"))],
             default="random",
-            help="Who takes the first turn. Play then goes clockwise (seat + 1).",
+            help=_("Who takes the first turn. Play then goes clockwise (seat + 1)."),
         )
     ]
 
@@ -187,7 +188,9 @@ class NogiGame(Game):
             self.min_players <= n_players <= self.max_players
         ):
             raise IllegalAction(
-                f"Nogi za pas! needs {self.min_players} to {self.max_players} players."
+                _("Nogi za pas! needs %(min)s to %(max)s players."),
+                min=self.min_players,
+                max=self.max_players,
             )
         options = resolve_options(self, options)
         rng = Rng.from_seed(seed)
@@ -335,19 +338,20 @@ class NogiGame(Game):
     def _refuse_illegal(self, state: State, seat: int, action: Action) -> None:
         """Raise IllegalAction with a reason a player understands, unless the action is legal."""
         if state["over"]:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_("The game is over."))
         if seat != state["active"] or isinstance(seat, bool):
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(_("It is not your turn."))
         legal = self.legal_actions(state, seat)
         if action in legal:
             return
         if not isinstance(action, dict) or action.get("type") != USE_DIE:
-            raise IllegalAction("The only move is to use one of your rolled dice.")
+            raise IllegalAction(_("The only move is to use one of your rolled dice."))
         die = action.get("die")
         if not isinstance(die, str) or die not in state["roll"]:
-            raise IllegalAction("Choose one of the dice you rolled this turn.")
+            raise IllegalAction(_("Choose one of the dice you rolled this turn."))
         raise IllegalAction(
-            f"The {die} die cannot be used that way: check which knight(s) it moves."
+            _("The %(die)s die cannot be used that way: check which knight(s) it moves."),
+            die=_(die),
         )
 
     def opening_events(self, state: State) -> list[Event]:
@@ -376,6 +380,32 @@ class NogiGame(Game):
         return new, events
 
     # Invariants -----------------------------------------------------------------------------
+
+    def perturb_secrets(self, state: State, seat: int | None, rng: Rng) -> State:
+        """Reshuffle what ``seat`` cannot see: other seats' shields (with the
+        undealt ones), the values of bunnies it did not collect (on the board or
+        in other hands), the dragon stack's order, and the PRNG."""
+        new = _clone(state)
+        others = [s for s in range(new["n_players"]) if s != seat]
+        dealt = {index for shields in new["shields"] for index in shields}
+        pool = [i for s in others for i in new["shields"][s]]
+        pool += [i for i in range(len(C.SHIELDS)) if i not in dealt]
+        pool = rng.shuffled(pool)
+        for s in others:
+            count = len(new["shields"][s])
+            new["shields"][s], pool = pool[:count], pool[count:]
+        fields = sorted(new["bunnies"])
+        values = [new["bunnies"][f] for f in fields] + [
+            v for s in others for v in new["collected"][s]
+        ]
+        values = rng.shuffled(values)
+        for f in fields:
+            new["bunnies"][f] = values.pop()
+        for s in others:
+            new["collected"][s] = [values.pop() for _value in new["collected"][s]]
+        new["dragon_stack"] = rng.shuffled(new["dragon_stack"])
+        new["rng"] = Rng(rng.next64()).dump()
+        return new
 
     def check_invariants(self, state: State) -> None:
         """Assert the invariants of spec A.6 and the conservation of every component."""
@@ -476,111 +506,6 @@ def _new_state(
     }
 
 
-DEFAULT_TEST_BUNNIES = {17: 1, 21: 2, 25: 1, 30: 1, 36: 2}
-
-
-def build_state(
-    n_players: int = 3,
-    *,
-    board: Mapping[str, int] | None = None,
-    rest: int = C.KNIGHT_START,
-    castle: Iterable[Any] = (),
-    castle_unplaced: Iterable[str] = (),
-    defeated: Iterable[str] = (),
-    dragon: int = C.DRAGON_START,
-    dragon_stack: Iterable[int] | None = None,
-    bunnies: Mapping[int, int] | None = None,
-    collected: list[list[int]] | None = None,
-    shields: list[list[int]] | None = None,
-    aside: Iterable[str] = (),
-    roll: Mapping[str, Any] | None = None,
-    active: int = 0,
-    turn: int = 1,
-    options: dict[str, Any] | None = None,
-    seed: str = "nogi-test",
-) -> State:
-    """Build any position for tests (spec B.1/B.2: inject faces and token order).
-
-    - ``board``: ``{colour: field}``. Knights not mentioned here nor in
-      ``castle``/``castle_unplaced``/``defeated`` are put on ``rest``.
-    - ``castle``: occupied spaces in order; each item is a colour or a list of
-      colours (a shared space, end (b)).
-    - ``dragon_stack``: tokens in reveal order (index 0 next). Defaults to the
-      full set in component order; tokens missing from it count as revealed.
-    - ``bunnies``: ``{field: value}`` still on the board (default: spec D's
-      17:1, 21:2, 25:1, 30:1, 36:2). Values missing from the board and from
-      ``collected`` are given to nobody, so pass both for a conserved state.
-    - ``shields``: per seat, indexes into ``SHIELDS`` (0 = S1); default seat i
-      holds shield i (two players: [0, 1] and [2, 3]).
-    - ``aside``: dice set aside; dice of knights off the board are boxed; the
-      rest are in the pool.
-    - ``roll``: ``{die: face}`` for pool dice (a face is a ``Face``, a
-      ``(kind, n)`` tuple, a kind string or a face dict). Pool dice left out
-      get their die's first face. With ``roll=None`` nothing is rolled: call
-      ``GAME.begin_turn(state)`` to run the turn start (dragon check + roll).
-    """
-    castle_spaces = [[item] if isinstance(item, str) else list(item) for item in castle]
-    unplaced = list(castle_unplaced)
-    beaten = list(defeated)
-    gone = {colour for space in castle_spaces for colour in space} | set(unplaced) | set(beaten)
-    positions = dict(board or {})
-    full_board = {colour: positions.get(colour, rest) for colour in C.COLOURS if colour not in gone}
-    stack = list(C.DRAGON_TOKENS if dragon_stack is None else dragon_stack)
-    revealed = list(C.DRAGON_TOKENS)
-    for token in stack:
-        revealed.remove(token)
-    if shields is None:
-        shields = [[0, 1], [2, 3]] if n_players == 2 else [[seat] for seat in range(n_players)]
-    dice = {}
-    for die in C.DICE:
-        if die != C.WHITE and die not in full_board:
-            dice[die] = BOXED
-        else:
-            dice[die] = ASIDE if die in set(aside) else POOL
-    state = _new_state(
-        n_players=n_players,
-        options=resolve_options(GAME, options or {"first_player": "host"}),
-        first_seat=0,
-        board=full_board,
-        dragon=dragon,
-        dragon_stack=stack,
-        dragon_revealed=revealed,
-        bunnies={
-            str(f): v for f, v in (DEFAULT_TEST_BUNNIES if bunnies is None else bunnies).items()
-        },
-        collected=collected if collected is not None else [[] for _ in range(n_players)],
-        shields=shields,
-        dice=dice,
-        castle=castle_spaces,
-        castle_unplaced=unplaced,
-        defeated=beaten,
-        active=active,
-        turn=turn,
-    )
-    state["rng"] = Rng.from_seed(seed).dump()
-    if roll is not None:
-        state["roll"] = _full_roll(state, roll)
-    return state
-
-
-def with_roll(state: State, roll: Mapping[str, Any]) -> State:
-    """A copy of ``state`` whose active roll is ``roll`` (pool dice left out get face 1)."""
-    new = _clone(state)
-    new["roll"] = _full_roll(new, roll)
-    return new
-
-
-def _full_roll(state: State, roll: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    pool = [die for die in C.DICE if state["dice"][die] == POOL]
-    unknown = set(roll) - set(pool)
-    if unknown:
-        raise ValueError(f"dice not in the pool cannot be rolled: {sorted(unknown)}")
-    return {
-        die: _face_json(roll[die]) if die in roll else _face_json(C.DIE_SPECS[die].faces[0])
-        for die in pool
-    }
-
-
 # Turn machinery (mutates the state it is given: call only on a private copy) ---------------
 
 
@@ -644,7 +569,7 @@ def _dragon_destination(board: Mapping[str, int], start: int, token: int) -> int
     if start in occupied:
         return start
     field = start
-    for _ in range(token):
+    for _step in range(token):
         if field >= C.LAST_FIELD:
             break
         field += 1

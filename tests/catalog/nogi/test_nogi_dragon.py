@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 
 from games.catalog.nogi import components as C
-from games.catalog.nogi.rules import GAME, build_state, check_position
+from games.catalog.nogi.builders import build_state
+from games.catalog.nogi.rules import GAME, check_position
 
 
 def of_type(events, kind):

@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from games.catalog.nogi.rules import GAME, build_state
+from games.catalog.nogi.builders import build_state
+from games.catalog.nogi.rules import GAME
 from games.engine.base import IllegalAction
 
 
@@ -105,6 +106,7 @@ def test_end_b_two_knights_left_share_the_next_space():
         defeated=["orange", "purple", "black"],
         board={"yellow": 30, "pink": 32, "green": 34},
         roll={"green": ("NUM", 3)},
+        check=False,
     )
     new, events = play(state, use("green", "green"))
     assert new["castle"] == [["blue"], ["green"], ["yellow", "pink"]]
@@ -179,6 +181,7 @@ def test_three_knights_left_play_on():
         defeated=["orange", "purple"],
         board={"yellow": 30, "pink": 32, "green": 34, "black": 20},
         roll={"green": ("NUM", 3)},
+        check=False,
     )
     new, _ = play(state, use("green", "green"))
     assert not new["over"]
@@ -196,6 +199,7 @@ def test_d36_scoring_three_players():
         board={"purple": 20, "pink": 22, "black": 24},
         bunnies={},
         collected=[[1, 2], [1], [2, 1]],
+        check=False,
     )
     result = GAME.result(finished(state))
     assert result.scores == [11, 6, 3]
@@ -214,6 +218,7 @@ def test_d39_two_player_shared_colour_counts_twice():
         castle=["orange", "yellow", "blue", "black"],
         board={"green": 20, "purple": 22, "pink": 24},
         bunnies={17: 1, 21: 2, 25: 1, 30: 1, 36: 2},
+        check=False,
     )
     result = GAME.result(finished(state))
     assert result.scores[0] == 13  # 5 x 2 + 3
@@ -230,6 +235,7 @@ def test_bunny_points_break_a_tie():
         board={"green": 20, "blue": 22, "pink": 24},
         bunnies={},
         collected=[[1], [2, 2, 1], [1]],
+        check=False,
     )
     result = GAME.result(finished(state))
     assert result.scores == [8, 8, 3]
@@ -246,6 +252,7 @@ def test_equal_score_and_equal_bunnies_share_the_win():
         board={},
         bunnies={},
         collected=[[1, 1], [2], [1, 2]],
+        check=False,
     )
     result = GAME.result(finished(state, "few_knights_left"))
     assert result.scores == [9, 9, 3]
@@ -270,6 +277,7 @@ def test_defeated_knights_and_knights_left_on_the_board_score_nothing():
         defeated=["purple", "blue"],
         board={"black": 30},
         bunnies={17: 1, 21: 2, 25: 1, 30: 1, 36: 2},
+        check=False,
     )
     result = GAME.result(finished(state))
     assert result.scores[0] == 0
@@ -284,6 +292,7 @@ def test_result_and_score_details():
         board={"green": 20, "purple": 22, "pink": 24},
         bunnies={21: 2, 25: 1, 30: 1, 36: 2},
         collected=[[], [1]],
+        check=False,
     )
     result = GAME.result(finished(state))
     assert result.to_json()["details"]["seats"][1] == {

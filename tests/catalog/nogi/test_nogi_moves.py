@@ -11,7 +11,8 @@ import copy
 import pytest
 
 from games.catalog.nogi import components as C
-from games.catalog.nogi.rules import GAME, build_state
+from games.catalog.nogi.builders import build_state
+from games.catalog.nogi.rules import GAME
 from games.engine.base import IllegalAction
 
 
@@ -323,6 +324,7 @@ def test_minus_ignores_knights_in_the_castle_and_defeated_ones():
         defeated=["pink", "black"],
         dragon=15,
         roll={"yellow": "MINUS"},
+        check=False,
     )
     new, events = play(state, use("yellow", "yellow"))
     assert new["board"]["yellow"] == 20
@@ -342,7 +344,7 @@ def test_d17_plus_moves_forward_to_the_nearest_knight():
         "pink": 22,
         "black": 25,
     }
-    state = build_state(3, board=board, roll={"white": "PLUS"})
+    state = build_state(3, board=board, roll={"white": "PLUS"}, check=False)
     new, _ = play(state, use("white", "blue"))
     assert new["board"]["blue"] == 15
     assert new["dice"]["white"] == "aside"
@@ -350,7 +352,7 @@ def test_d17_plus_moves_forward_to_the_nearest_knight():
 
 def test_c3_c4_plus_on_the_front_runner_does_nothing_even_with_knights_in_the_castle():
     board = {"blue": 12, "green": 12, "yellow": 15, "orange": 20, "purple": 30, "pink": 30}
-    state = build_state(3, board=board, castle=["black"], roll={"white": "PLUS"})
+    state = build_state(3, board=board, castle=["black"], roll={"white": "PLUS"}, check=False)
     new, events = play(state, use("white", "purple"))
     assert new["board"] == state["board"]
     assert new["castle"] == [["black"]]
@@ -376,6 +378,7 @@ def test_plus_lands_with_a_knight_so_it_takes_no_bunny():
         bunnies={21: 2, 25: 1, 30: 1, 36: 2},
         collected=[[1], [], []],
         roll={"white": "PLUS"},
+        check=False,
     )
     new, _ = play(state, use("white", "blue"))
     assert new["board"]["blue"] == 17

@@ -12,7 +12,8 @@ import json
 import pytest
 
 from games.catalog.nogi import components as C
-from games.catalog.nogi.rules import GAME, build_state
+from games.catalog.nogi.builders import build_state
+from games.catalog.nogi.rules import GAME
 from games.engine.rng import Rng
 
 
@@ -156,6 +157,7 @@ def test_final_view_reveals_everything_but_the_prng():
         bunnies={30: 1},
         collected=[[1, 2], [1], [2]],
         dragon_stack=[3, 8],
+        check=False,
     )
     state.update(over=True, active=None, roll={}, end_reason="castle_full")
     view = GAME.view(state, 2)

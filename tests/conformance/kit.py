@@ -1,0 +1,59 @@
+"""What the conformance kit needs to know about the registered games.
+
+Every test in ``tests/conformance`` is parametrised over ``GAME_KEYS``: every
+game registered with ``games.engine.registry`` (the catalog packages, and the
+test suite's own Hatchlings). A new game gets the whole kit by registering.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import registry
+from games.engine.base import Game
+from games.engine.rng import Rng
+
+GAME_KEYS = [entry.key for entry in registry.registrations()]
+
+#: Kit checks a registered game does not pass yet, each with its reason. They
+#: are strict expected failures: once the game is put right the check passes,
+#: the run fails on the unexpected pass, and the entry must be removed here.
+KNOWN_GAPS: dict[tuple[str, str], str] = {
+    ("drakon", "secrets"): "Drakon's perturb_secrets comes with the Drakon package's rework",
+    ("drakon", "strings"): "Drakon's refusal messages are not marked for translation yet",
+    ("drakon", "board"): "Drakon's board draws its clicks without the board toolkit yet",
+}
+
+
+def keys_for(check: str) -> list:
+    """``GAME_KEYS`` as pytest parameters, with the known gaps of ``check`` marked."""
+    return [
+        pytest.param(key, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[key, check]))
+        if (key, check) in KNOWN_GAPS
+        else key
+        for key in GAME_KEYS
+    ]
+
+
+def setups(game: Game) -> list[tuple[int, dict]]:
+    """Every (player count, options) the game can be played with."""
+    return [
+        (n, options)
+        for n in range(game.min_players, game.max_players + 1)
+        for options in game.option_matrix(n)
+    ]
+
+
+def spread(game: Game, count: int) -> list[tuple[int, dict]]:
+    """``count`` setups spread over the player counts and the option matrix."""
+    every = setups(game)
+    return [
+        every[(i * 7919) % len(every)] if len(every) > count else every[i % len(every)]
+        for i in range(count)
+    ]
+
+
+def bot_choice(key: str, state: dict, seat: int, level: str, salt: str) -> dict:
+    """The game's bot's choice, with the randomness the site gives it."""
+    bot = registry.registration(key).bot_module()
+    return bot.choose(state, seat, Rng.from_seed(f"kit:{salt}"), level=level)

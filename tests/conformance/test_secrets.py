@@ -1,0 +1,165 @@
+"""Nothing a seat must not know reaches it: pages, fragments, polls, logs, emails.
+
+Differential, for every registered game: a match is played a few moves
+through the service layer; then, for each seat and for a spectator, every
+page and fragment they can load, the poll answer, the public JSON log, the
+full log, the verify page, the notifications page and every email built for
+them are captured, the game's ``perturb_secrets`` changes everything that
+viewer must not know, and everything is captured again. It must be
+byte-identical. A sanity check shows the same kind of change does reach the
+seat it belongs to, so the comparison can fail.
+"""
+
+import html
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import notifications, services
+from games.engine import registry
+from games.engine.rng import Rng
+from games.models import Match, MatchStatus, Notification
+from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for
+
+pytestmark = pytest.mark.django_db
+
+MOVES = 10
+NOISE = [
+    re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"'),
+    re.compile(r"[\w-]+:[\w-]{4,8}:[\w-]{20,}"),  # unsubscribe links, signed with a timestamp
+    re.compile(r'"X-CSRFToken": "[^"]+"'),
+    re.compile(r'nonce="[^"]+"'),
+]
+CHOICE_PATH = re.compile(r'data-path="([^"]+)"')
+
+
+def _normalise(text: str) -> str:
+    for pattern in NOISE:
+        text = pattern.sub("", text)
+    return text
+
+
+def _start(key, make_user):
+    game = registry.get(key)
+    n = min(max(3, game.min_players), game.max_players)
+    users = [make_user(f"{key[:8]}-s{i}") for i in range(n)]
+    match = services.create_match(user=users[0], game_key=key, n_seats=n)
+    for user in users[1:]:
+        services.join_match(user=user, match=match)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    return game, match, users
+
+
+def _play(game, match, moves):
+    """Play up to ``moves`` heuristic-bot moves for the humans, stopping before the end."""
+    for step in range(moves):
+        match.refresh_from_db()
+        (seat_index, *_rest) = game.current_seats(match.state)
+        action = bot_choice(match.game_key, match.state, seat_index, "heuristic", f"s{step}")
+        new_state, _events = game.apply(match.state, seat_index, action)
+        if game.result(new_state) is not None:
+            break
+        user = match.seats.get(index=seat_index).user
+        services.submit_action(match, user, action, match.version)
+    match.refresh_from_db()
+
+
+def _capture(client, match, user) -> dict[str, str]:
+    """Everything this viewer can be served about the match, as text."""
+    if user is not None:  # opening the notifications page reads them: start from all read
+        Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())
+    detail_url = reverse("match_detail", args=[match.pk])
+    panel_url = reverse("match_panel", args=[match.pk])
+    pages = {
+        "page": client.get(detail_url),
+        "panel": client.get(panel_url, headers={"HX-Request": "true"}),
+        "poll": client.get(panel_url, {"since": match.stamp}, headers={"HX-Request": "true"}),
+        "log": client.get(reverse("match_log", args=[match.pk])),
+        "log.json": client.get(reverse("match_log_json", args=[match.pk])),
+        "verify": client.get(reverse("match_verify", args=[match.pk])),
+        "lobby": client.get("/"),
+    }
+    captured = {name: _normalise(r.content.decode()) for name, r in pages.items()}
+    # Every fragment one click down the viewer's choice tree.
+    for path in sorted(set(CHOICE_PATH.findall(captured["page"])))[:6]:
+        fragment = client.get(
+            panel_url, {"path": html.unescape(path)}, headers={"HX-Request": "true"}
+        )
+        captured[f"choice {path}"] = _normalise(fragment.content.decode())
+    if user is not None:
+        captured["notifications"] = _normalise(
+            client.get(reverse("notifications")).content.decode()
+        )
+        for row in Notification.objects.filter(user=user, match=match).order_by("pk"):
+            message = notifications.build_email(row)
+            body = message.body + "".join(content for content, _mime in message.alternatives)
+            captured[f"email {row.pk}"] = _normalise(message.subject + body)
+    return captured
+
+
+def _viewers(match, users):
+    clients = [(None, None, Client())]
+    for seat in match.seats.order_by("index"):
+        client = Client()
+        client.force_login(seat.user)
+        clients.append((seat.index, seat.user, client))
+    return clients
+
+
+@pytest.mark.parametrize("key", keys_for("secrets"))
+def test_no_page_fragment_log_or_email_shows_another_seats_secrets(key, make_user):
+    game, match, users = _start(key, make_user)
+    _play(game, match, MOVES)
+    assert match.status == MatchStatus.ACTIVE and match.version > 0
+    original = match.state
+    rng = Rng.from_seed(f"kit-secrets-{key}")
+    for seat_index, user, client in _viewers(match, users):
+        before = _capture(client, match, user)
+        perturbed = game.perturb_secrets(original, seat_index, rng)
+        assert perturbed != original
+        Match.objects.filter(pk=match.pk).update(state=perturbed)
+        after = _capture(client, match, user)
+        Match.objects.filter(pk=match.pk).update(state=original)
+        for name in before:
+            assert after[name] == before[name], (
+                f"{key}: what {'a spectator' if seat_index is None else f'seat {seat_index}'}"
+                f" is served as {name!r} changes with secrets it must not know"
+            )
+
+
+@pytest.mark.parametrize("key", keys_for("secrets"))
+def test_the_perturbation_reaches_the_seat_it_belongs_to(key, make_user):
+    """The spectator's perturbation changes seats' own secrets: their pages show it."""
+    game, match, users = _start(key, make_user)
+    _play(game, match, MOVES)
+    original = match.state
+    rng = Rng.from_seed(f"kit-owner-{key}")
+    changed = []
+    # A small game may reshuffle its few hidden cards into the same hands by
+    # chance; a few perturbations make that vanishingly unlikely.
+    for _attempt in range(4):
+        perturbed = game.perturb_secrets(original, None, rng)
+        for _seat_index, _user, client in _viewers(match, users)[1:]:
+            before = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+            Match.objects.filter(pk=match.pk).update(state=perturbed)
+            after = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+            Match.objects.filter(pk=match.pk).update(state=original)
+            changed.append(_normalise(before) != _normalise(after))
+    assert any(changed), f"{key}: no seat sees its own secrets change: the kit would prove nothing"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_public_log_carries_only_public_actions_until_the_end(key, make_user):
+    game, match, _users = _start(key, make_user)
+    _play(game, match, MOVES)
+    data = Client().get(reverse("match_log_json", args=[match.pk])).json()
+    logged = {m.seq: m.action for m in match.moves.all()}
+    for entry in data["moves"]:
+        action = logged[entry["seq"]]
+        expected = action if action["type"].startswith("_") else game.public_action(action)
+        assert entry["action"] == expected
+    assert data["seed"] is None

@@ -1,0 +1,65 @@
+"""Hatchlings for people: the nest as SVG, log sentences, the clicks of a move."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+BOARD_TEMPLATE = "games/hatchlings/board.html"
+SENTENCES_NAME_THE_ACTOR = True
+EGG_W = 44
+
+
+def describe_event(event: dict, names: list[str]) -> str:
+    who = names[event["seat"]] if "seat" in event else ""
+    kind = event["type"]
+    if kind == "dealt":
+        return _("%(who)s was dealt %(n)s eggs.") % {"who": who, "n": event["count"]}
+    if kind == "dealt_eggs":
+        return _("Your eggs: %(eggs)s.") % {"eggs": ", ".join(map(str, event["eggs"]))}
+    if kind == "hatched":
+        return _("%(who)s hatched an egg worth %(n)s.") % {"who": who, "n": event["egg"]}
+    if kind == "buried":
+        return _("%(who)s buried an egg face down.") % {"who": who}
+    if kind == "drew":
+        return _("%(who)s drew an egg.") % {"who": who}
+    if kind == "drew_egg":
+        return _("You drew an egg worth %(n)s.") % {"n": event["egg"]}
+    if kind == "game_over":
+        return _("The nest is full: the game is over.")
+    raise ValueError(f"unknown event {kind!r}")
+
+
+def action_steps(action: dict, view: dict) -> list[tuple[str, str]]:
+    egg = action["egg"]
+    if action["type"] == "hatch":
+        return [(f"hatch-{egg}", _("Hatch the egg worth %(n)s") % {"n": egg})]
+    return [(f"bury-{egg}", _("Bury the egg worth %(n)s") % {"n": egg})]
+
+
+def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
+    by_key = {choice.key: choice for choice in choices.choices} if choices else {}
+    nest = [
+        {"x": 10 + i * (EGG_W + 6), "seat": seat, "value": value, "name": names[seat]}
+        for i, (seat, value) in enumerate(view["nest"])
+    ]
+    hand = []
+    for value in view["my_hand"] or []:
+        hand.append(
+            {
+                "value": value,
+                "hatch": by_key.get(f"hatch-{value}"),
+                "bury": by_key.get(f"bury-{value}"),
+            }
+        )
+    return {
+        "width": max(320, 20 + len(nest) * (EGG_W + 6)),
+        "nest": nest,
+        "egg_w": EGG_W,
+        "scores": list(zip(names, view["scores"], view["hand_counts"], strict=True)),
+        "clutch": view["clutch_count"],
+        "hand": hand,
+        "mine": view["my_hand"] is not None,
+        "hands_at_end": view["hands_at_end"],
+        "description": _("%(n)s eggs in the nest; %(c)s in the clutch.")
+        % {"n": len(nest), "c": view["clutch_count"]},
+    }
