@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -14,8 +14,10 @@ from games import services
 def profile_edit(request):
     form = ProfileForm(request.POST or None, instance=request.user.profile)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Your profile was saved."))
+        profile = form.save()
+        # Say it in the language just chosen: the next page is shown in it.
+        with translation.override(profile.language):
+            messages.success(request, _("Your profile was saved."))
         return redirect("profile")
     return render(
         request,

@@ -102,6 +102,10 @@ def test_profile_saves_preferences_and_they_apply(make_user):
     response = client.get("/")
     assert response["Content-Language"] == "pl"
     assert "Zoë" in response.content.decode()
+    # The confirmation speaks the language just chosen, not the one left behind.
+    page = response.content.decode()
+    assert "Profil został zapisany." in page
+    assert "Your profile was saved." not in page
     assert timezone.get_current_timezone() == zoneinfo.ZoneInfo("UTC"), "zone is per request"
 
 
