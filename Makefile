@@ -26,7 +26,7 @@ run: install
 	  $(RUN) python manage.py runserver $(HOST):$(PORT)
 
 test: install
-	$(RUN) pytest
+	$(RUN) pytest -n auto
 
 lint: install
 	$(RUN) ruff check .

@@ -23,7 +23,10 @@ def _celery_eager():
 
 
 def pytest_runtest_logreport(report):
-    if STRICT and report.skipped:
+    # An expected failure (a known gap of the conformance kit, listed with its
+    # reason in tests/conformance/kit.py) is reported as "skipped" too; it is
+    # not a test that failed to run, so it does not count here.
+    if STRICT and report.skipped and not hasattr(report, "wasxfail"):
         _skipped.append(f"{report.nodeid}: {report.longrepr}")
 
 
