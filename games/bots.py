@@ -8,10 +8,42 @@ seat must not know and checks that the choice stays the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from games.engine import registry
+from games.engine.base import Action, Game, State
 from games.engine.rng import Rng
 
 LEVELS = ("heuristic", "random")
+
+
+def choose_best(
+    game: Game,
+    state: State,
+    seat: int,
+    rng: Rng,
+    level: str,
+    scorer: Callable[[dict[str, Any]], Callable[[Action], float]],
+) -> Action:
+    """What every game's bot does around its own judgement.
+
+    The seat must have a legal action; ``"random"`` picks one uniformly;
+    ``"heuristic"`` asks ``scorer(view)`` for a scoring function, built once
+    from the seat's own view (the bot sees nothing else), and picks among the
+    best-scoring actions with ``rng``. Pure: bots import this.
+    """
+    legal = game.legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action now")
+    if level == "random":
+        return rng.choice(legal)
+    if level != "heuristic":
+        raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
+    score = scorer(game.view(state, seat))
+    scores = [score(action) for action in legal]
+    best = max(scores)
+    return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
 
 
 def bot_module(game_key: str):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.bots import choose_best
 from games.catalog.nogi import components as C
 from games.catalog.nogi.rules import GAME, destination, knights_at
 from games.engine.base import Action, State
@@ -39,21 +40,12 @@ BACKMARKER_VALUE = 0.5
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     """Pick one legal action for ``seat``; raise ValueError if the seat cannot act."""
-    legal = GAME.legal_actions(state, seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has no legal action now")
-    if level == "random":
-        return rng.choice(legal)
-    if level != "heuristic":
-        raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
-    view = GAME.view(state, seat)
+    return choose_best(GAME, state, seat, rng, level, _scorer)
+
+
+def _scorer(view: Mapping[str, Any]):
     weights = colour_weights(view)
-    scores = [score_action(view, action, weights) for action in legal]
-    best = max(scores)
-    candidates = [
-        action for action, score in zip(legal, scores, strict=True) if score >= best - 1e-9
-    ]
-    return rng.choice(candidates)
+    return lambda action: score_action(view, action, weights)
 
 
 def colour_weights(view: Mapping[str, Any]) -> dict[str, float]:
