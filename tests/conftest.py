@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
+from django.utils import translation
 
 from games import services
 from games.engine import registry
@@ -16,6 +17,20 @@ from tests.hatchlings import REGISTRATION as HATCHLINGS
 
 # The test-only game's catalogue joins the site's, as a catalog game's does.
 override_settings(LOCALE_PATHS=[HATCHLINGS.locale_dir, *settings.LOCALE_PATHS]).enable()
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's default language.
+
+    A request from a Polish or Czech player activates that language for the
+    thread (as Django's LocaleMiddleware does), and the test client runs
+    requests in the test's own thread: without this a later test on the same
+    worker would read Polish refusals.
+    """
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
