@@ -174,7 +174,7 @@ def test_worker_delivers_through_smtp_and_the_sweep_times_out(inbox, worker):
     match.refresh_from_db()
     with time_machine.travel(match.deadline + timedelta(minutes=1), tick=True):
         sweep_deadlines.delay()
-        assert wait_for(lambda: Move.objects.filter(match=match).exists())
+        assert wait_for(lambda: Move.objects.filter(match=match, seq=1).exists())
         move = Move.objects.get(match=match, seq=1)
         assert (move.seat, move.actor_kind) == (0, ActorKind.TIMEOUT)
         assert wait_for(lambda: len(inbox.messages) == 6), inbox.subjects_for("ann@example.com")
