@@ -5,6 +5,9 @@ UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 RUN := $(UV) run --frozen
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links in emails point where `make run` serves (override SITE_URL behind a proxy).
+SITE_URL ?= http://$(HOST):$(PORT)
+export SITE_URL
 
 .PHONY: install run test lint format bench load sweep-bench messages compilemessages
 

@@ -11,7 +11,8 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -79,7 +80,14 @@ def _path(request) -> list[str]:
 @require_GET
 def match_detail(request, pk: int):
     token = request.GET.get("token")
-    match = selectors.get_match_for(pk, request.user, token)
+    try:
+        match = selectors.get_match_for(pk, request.user, token)
+    except Http404:
+        if request.user.is_authenticated:
+            raise
+        # Perhaps theirs once logged in (an emailed link to a private match):
+        # log in, then come back. Every unknown id answers the same way.
+        return redirect_to_login(request.get_full_path())
     services.record_visit(match, request.user)
     context = selectors.match_panel(match, request.user, _path(request))
     context["token"] = token

@@ -31,6 +31,8 @@ def test_sign_up_verify_email_log_out_and_in():
     user = get_user_model().objects.get(username="zoe")
     assert user.profile.name == "zoe"
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["zoe@example.com"]
+    assert "Hello from Smoki!" in mail.outbox[0].body
+    assert "example.com!" not in mail.outbox[0].body
     # Unverified: logging in is held back until the address is confirmed.
     client.post(reverse("account_logout"))
     response = client.post(
@@ -125,3 +127,11 @@ def test_profile_refuses_unknown_choices(make_user):
 def test_profile_needs_login():
     response = Client().get(reverse("profile"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_site_allauth_names_is_smoki_at_the_served_address():
+    from django.contrib.sites.models import Site
+
+    site = Site.objects.get_current()
+    assert site.name == "Smoki"
+    assert site.domain == "127.0.0.1:8000"  # SITE_URL's default

@@ -103,7 +103,13 @@ def test_private_match_is_hidden_from_strangers(alice, bob, make_user):
         user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
     )
     url = reverse("match_detail", args=[match.pk])
-    assert Client().get(url).status_code == 404
+    # A logged-out visitor is asked to log in and comes back, exactly as for
+    # a match that does not exist: nothing says the private match is there.
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 302
+    assert anonymous["Location"] == f"/accounts/login/?next=/m/{match.pk}/"
+    missing = Client().get(reverse("match_detail", args=[match.pk + 1000]))
+    assert missing["Location"] == f"/accounts/login/?next=/m/{match.pk + 1000}/"
     assert client_for(bob).get(url).status_code == 404
     assert client_for(bob).get(url + f"?token={match.invite_token}").status_code == 200
     link = Client().get(reverse("invitation_link", args=[match.invite_token]))
