@@ -56,19 +56,6 @@ SYMBOL_LABELS = {
     C.BITE: gettext_lazy("Bite"),
     C.FIRE: gettext_lazy("Fire breath"),
 }
-SYMBOL_SHORT = {
-    C.MOVE1: "➔",
-    C.MOVE2: "➔➔",
-    C.ATK1: "⚔",
-    C.ATK2: "⚔⚔",
-    C.SHOOT: "➶",
-    C.THROW_NET: "#",
-    C.DEF: "⛨",
-    C.DMOVE: "➔",
-    C.FLY: "⌃",
-    C.BITE: "⚔",
-    C.FIRE: "♨",
-}
 DIRECTION_LABELS = (
     gettext_lazy("east"),
     gettext_lazy("north-east"),
@@ -204,7 +191,7 @@ class Track:
 class HandCard:
     card: int
     label: str
-    symbols: list[tuple[str, str]]
+    symbols: list[str]
     choice: object = None
     defence: bool = False
 
@@ -324,6 +311,9 @@ DRAWN_ELSEWHERE = (
 MAT_W = 320
 BOX = 24
 BOX_GAP = 4
+BOX_X = 146
+DRAGON_MAT_H = 34 + 4 * (BOX + 8) + 8
+MATS_H = DRAGON_MAT_H + 34 + 3 * (BOX + 8) + 44
 
 
 def _dragon_mat(view: dict, by_key: dict) -> dict:
@@ -336,8 +326,8 @@ def _dragon_mat(view: dict, by_key: dict) -> dict:
             Track(
                 key=track,
                 label=track_label(track),
-                boxes=[(120 + i * (BOX + BOX_GAP), i < filled) for i in range(boxes)],
-                x=120,
+                boxes=[(BOX_X + i * (BOX + BOX_GAP), i < filled) for i in range(boxes)],
+                x=BOX_X,
                 y=34 + row * (BOX + 8),
                 full=filled >= boxes,
                 choice=by_key.get(f"track-{track}"),
@@ -347,9 +337,10 @@ def _dragon_mat(view: dict, by_key: dict) -> dict:
     wounds = sum(dragon[t] for t in C.DRAGON_BOXES)
     return {
         "tracks": tracks,
-        "height": 34 + 4 * (BOX + 8) + 4,
+        "height": DRAGON_MAT_H,
         "summary": _("%(n)s of %(total)s boxes filled") % {"n": wounds, "total": total},
         "netted": dragon["netted"],
+        "net_y": tracks[1].y + 12,
     }
 
 
@@ -365,12 +356,20 @@ def _dwarf_mat(view: dict) -> dict:
                 "colour": DWARF_COLOURS[dwarf],
                 "letter": C.DWARF_NAMES[dwarf][0],
                 "dead": record["at"] is None and record["wounds"] >= boxes,
-                "y": 34 + row * (BOX + 8),
-                "boxes": [(120 + i * (BOX + BOX_GAP), i < record["wounds"]) for i in range(boxes)],
+                "y": DRAGON_MAT_H + 34 + row * (BOX + 8),
+                "boxes": [
+                    (BOX_X + i * (BOX + BOX_GAP), i < record["wounds"]) for i in range(boxes)
+                ],
                 "summary": _("%(n)s of %(boxes)s wounds") % {"n": record["wounds"], "boxes": boxes},
             }
         )
-    return {"rows": rows, "height": 34 + 3 * (BOX + 8) + 4}
+    return {
+        "rows": rows,
+        "top": DRAGON_MAT_H,
+        "title_y": DRAGON_MAT_H + 20,
+        "markers_y": DRAGON_MAT_H + 34 + 3 * (BOX + 8) + 18,
+        "height": MATS_H,
+    }
 
 
 def _markers(view: dict, by_key: dict) -> dict:
@@ -508,10 +507,7 @@ def _hand(view: dict, by_key: dict) -> list[HandCard]:
             HandCard(
                 card=card,
                 label=card_label(side, card),
-                symbols=[
-                    (SYMBOL_SHORT[C.symbol_code(s)], symbol_label(s))
-                    for s in C.card_options(side, card)
-                ],
+                symbols=[symbol_label(s) for s in C.card_options(side, card)],
                 choice=choice,
                 defence=C.can_defend(side, card),
             )
@@ -699,7 +695,12 @@ def describe_event(event: dict, names: list[str]) -> str:
             "card": card_label(side, event["card"]),
         }
     if kind == "played":
-        return _("%(who)s played %(card)s: %(symbol)s.") % {
+        if len(C.card_options(side, event["card"])) == 1:
+            return _("%(who)s played %(symbol)s.") % {
+                "who": Side_name(side),
+                "symbol": symbol_label(event["symbol"]),
+            }
+        return _("%(who)s played %(symbol)s (card: %(card)s).") % {
             "who": Side_name(side),
             "card": card_label(side, event["card"]),
             "symbol": symbol_label(event["symbol"]),
