@@ -13,8 +13,6 @@ actions (JSON keys must be strings).
 
 from __future__ import annotations
 
-from games.engine.i18n import _
-
 # The board (B1) ---------------------------------------------------------------------------
 
 RADIUS = 2
@@ -160,36 +158,3 @@ def card_options(side: str, card: int) -> tuple[str, ...]:
 
 def can_defend(side: str, card: int) -> bool:
     return DEF in card_options(side, card)
-
-
-# Names players read (translated by the site) ------------------------------------------------
-
-SIDE_NAMES = {DRAGON: _("the dragon"), DWARVES: _("the dwarves")}
-TRACK_NAMES = {
-    ARMOUR: _("armour"),
-    FLY_TRACK: _("wings (fly)"),
-    MOVE_TRACK: _("legs (walk)"),
-    FIRE_TRACK: _("fire"),
-}
-ABILITY_NAMES = {XBOW: _("crossbow"), NET: _("net"), FURY: _("fury")}
-SYMBOL_NAMES = {
-    MOVE1: _("Move 1 dwarf"),
-    MOVE2: _("Move 2 dwarves"),
-    ATK1: _("Attack with 1 dwarf"),
-    ATK2: _("Attack with 2 dwarves"),
-    SHOOT: _("Crossbow shot"),
-    THROW_NET: _("Net"),
-    DEF: _("Defence"),
-    DMOVE: _("Dragon move"),
-    FLY: _("Fly"),
-    BITE: _("Bite"),
-    FIRE: _("Fire breath"),
-}
-DIRECTION_NAMES = (
-    _("east"),
-    _("north-east"),
-    _("north-west"),
-    _("west"),
-    _("south-west"),
-    _("south-east"),
-)

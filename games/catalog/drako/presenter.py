@@ -76,6 +76,17 @@ REASONS = {
 # Names --------------------------------------------------------------------------------------
 
 
+def _you_play(side: str | None) -> str | None:
+    if side is None:
+        return None
+    return _("You play the dragon.") if side == C.DRAGON else _("You play the three dwarves.")
+
+
+def by_side(side: str, dragon: str, dwarves: str) -> str:
+    """The sentence of the side (verbs agree with "the dragon" or "the dwarves")."""
+    return dragon if side == C.DRAGON else dwarves
+
+
 def side_name(side: str) -> str:
     return _("the dragon") if side == C.DRAGON else _("the dwarves")
 
@@ -288,7 +299,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "played": _played(view),
         "over": _over(view, names),
         "revealed": _revealed(view),
-        "my_side": side_name(view["my_side"]) if view.get("my_side") else None,
+        "my_side": _you_play(view.get("my_side")),
     }
 
 
@@ -421,7 +432,7 @@ def _pending(view: dict, viewer, names: list[str], by_key: dict) -> dict | None:
     kind = pending["kind"]
     seat = view["dragon_seat"] if pending["side"] == C.DRAGON else view["dwarves_seat"]
     mine = viewer is not None and viewer == seat
-    who = Side_name(pending["side"])
+    side = pending["side"]
     text = ""
     attacks = []
     if kind == "defend":
@@ -433,40 +444,52 @@ def _pending(view: dict, viewer, names: list[str], by_key: dict) -> dict | None:
                     "choice": by_key.get(f"attack-{index}"),
                 }
             )
-        text = (
-            _(
-                "You are attacked! Play a defence card from your hand to block an attack, or take the hit."
+        if mine:
+            text = _(
+                "You are attacked! Play a defence card from your hand to block an attack, "
+                "or take the hit."
             )
-            if mine
-            else _("%(who)s may play a defence card to block the attack.") % {"who": who}
-        )
+        else:
+            text = by_side(
+                side,
+                _("The dragon may play a defence card to block the attack."),
+                _("The dwarves may play a defence card to block the attack."),
+            )
     elif kind == "wound":
         text = ngettext(
-            "%(who)s place %(n)s wound on the dragon's abilities: choose a track on its mat.",
-            "%(who)s place %(n)s wounds on the dragon's abilities: choose a track on its mat.",
+            "The dwarves place %(n)s wound on the dragon's abilities: choose a track on its mat.",
+            "The dwarves place %(n)s wounds on the dragon's abilities: choose a track on its mat.",
             pending["markers"],
-        ) % {"who": who, "n": pending["markers"]}
+        ) % {"n": pending["markers"]}
     elif kind == "discard":
-        text = ngettext(
-            "%(who)s hold more than 6 cards and discard %(n)s.",
-            "%(who)s hold more than 6 cards and discard %(n)s.",
-            pending["count"],
-        ) % {"who": who, "n": pending["count"]}
+        text = by_side(
+            side,
+            ngettext(
+                "The dragon holds more than 6 cards and discards %(n)s.",
+                "The dragon holds more than 6 cards and discards %(n)s.",
+                pending["count"],
+            ),
+            ngettext(
+                "The dwarves hold more than 6 cards and discard %(n)s.",
+                "The dwarves hold more than 6 cards and discard %(n)s.",
+                pending["count"],
+            ),
+        ) % {"n": pending["count"]}
     elif kind == "move2":
-        text = _("%(who)s move up to two dwarves, each up to %(n)s steps.") % {
-            "who": who,
-            "n": pending["n"],
+        text = _("The dwarves move up to two dwarves, each up to %(n)s steps.") % {
+            "n": pending["n"]
         }
     elif kind == "turn_end":
-        text = _("%(who)s have used their actions: use fury for one more, or end the turn.") % {
-            "who": who
-        }
+        text = _("The dwarves have used their actions: use fury for one more, or end the turn.")
     elif kind == "exchange":
-        text = _("%(who)s may exchange the starting hand once, or keep it.") % {"who": who}
+        text = by_side(
+            side,
+            _("The dragon may exchange its starting hand once, or keep it."),
+            _("The dwarves may exchange their starting hand once, or keep it."),
+        )
     elif kind == "place":
-        text = _("%(who)s place %(dwarf)s on a hex not next to the dragon.") % {
-            "who": who,
-            "dwarf": dwarf_name(pending["dwarf"]),
+        text = _("The dwarves place %(dwarf)s on a hex not next to the dragon.") % {
+            "dwarf": dwarf_name(pending["dwarf"])
         }
     return {
         "kind": kind,
@@ -655,10 +678,11 @@ def describe_event(event: dict, names: list[str]) -> str:
             "dwarves": names[event["dwarves_seat"]],
         }
     if kind == "dealt":
-        return _("%(who)s drew a starting hand of %(n)s cards.") % {
-            "who": Side_name(side),
-            "n": event["count"],
-        }
+        return by_side(
+            side,
+            _("The dragon drew a starting hand of %(n)s cards."),
+            _("The dwarves drew a starting hand of %(n)s cards."),
+        ) % {"n": event["count"]}
     if kind in ("your_cards", "drawn_cards"):
         cards = "; ".join(card_label(side, c) for c in event["cards"]) or "—"
         return _("Your cards: %(cards)s.") % {"cards": cards}
@@ -674,37 +698,64 @@ def describe_event(event: dict, names: list[str]) -> str:
             "hex": hex_label(event["at"]),
         }
     if kind == "kept":
-        return _("%(who)s kept the starting hand.") % {"who": Side_name(side)}
+        return by_side(
+            side,
+            _("The dragon kept its starting hand."),
+            _("The dwarves kept their starting hand."),
+        )
     if kind == "exchanged":
-        return _("%(who)s shuffled the starting hand back and drew 4 new cards.") % {
-            "who": Side_name(side)
-        }
+        return by_side(
+            side,
+            _("The dragon shuffled its starting hand back and drew 4 new cards."),
+            _("The dwarves shuffled their starting hand back and drew 4 new cards."),
+        )
     if kind == "drew":
-        return ngettext("%(who)s drew %(n)s card.", "%(who)s drew %(n)s cards.", event["count"]) % {
-            "who": Side_name(side),
-            "n": event["count"],
-        }
+        return by_side(
+            side,
+            ngettext("The dragon drew %(n)s card.", "The dragon drew %(n)s cards.", event["count"]),
+            ngettext(
+                "The dwarves drew %(n)s card.", "The dwarves drew %(n)s cards.", event["count"]
+            ),
+        ) % {"n": event["count"]}
     if kind == "discarded":
+        card = {"card": card_label(side, event["card"])}
         if event["forced"]:
-            return _("%(who)s could do nothing else and discarded %(card)s.") % {
-                "who": Side_name(side),
-                "card": card_label(side, event["card"]),
-            }
-        return _("%(who)s discarded %(card)s (hand limit).") % {
-            "who": Side_name(side),
-            "card": card_label(side, event["card"]),
-        }
+            return (
+                by_side(
+                    side,
+                    _("The dragon could do nothing else and discarded %(card)s."),
+                    _("The dwarves could do nothing else and discarded %(card)s."),
+                )
+                % card
+            )
+        return (
+            by_side(
+                side,
+                _("The dragon discarded %(card)s (hand limit)."),
+                _("The dwarves discarded %(card)s (hand limit)."),
+            )
+            % card
+        )
     if kind == "played":
-        if len(C.card_options(side, event["card"])) == 1:
-            return _("%(who)s played %(symbol)s.") % {
-                "who": Side_name(side),
-                "symbol": symbol_label(event["symbol"]),
-            }
-        return _("%(who)s played %(symbol)s (card: %(card)s).") % {
-            "who": Side_name(side),
+        params = {
             "card": card_label(side, event["card"]),
             "symbol": symbol_label(event["symbol"]),
         }
+        if len(C.card_options(side, event["card"])) == 1:
+            return (
+                by_side(
+                    side, _("The dragon played %(symbol)s."), _("The dwarves played %(symbol)s.")
+                )
+                % params
+            )
+        return (
+            by_side(
+                side,
+                _("The dragon played %(symbol)s (card: %(card)s)."),
+                _("The dwarves played %(symbol)s (card: %(card)s)."),
+            )
+            % params
+        )
     if kind == "moved":
         name = figure_name(event["figure"])
         if event["from"] == event["to"]:
@@ -731,13 +782,13 @@ def describe_event(event: dict, names: list[str]) -> str:
             "n": event["strength"],
         }
     if kind == "defended":
-        return _("%(who)s blocked the attack on %(target)s with %(card)s.") % {
-            "who": Side_name(side),
-            "target": figure_name(event["target"]),
-            "card": card_label(side, event["card"]),
-        }
+        return by_side(
+            side,
+            _("The dragon blocked the attack with %(card)s."),
+            _("The dwarves blocked the attack on %(target)s with %(card)s."),
+        ) % {"target": figure_name(event["target"]), "card": card_label(side, event["card"])}
     if kind == "no_defence":
-        return _("%(who)s did not defend.") % {"who": Side_name(side)}
+        return by_side(side, _("The dragon did not defend."), _("The dwarves did not defend."))
     if kind == "fire":
         if not event["targets"]:
             return _("The dragon breathed fire %(dir)s; no dwarf stood in the flames.") % {
@@ -754,7 +805,11 @@ def describe_event(event: dict, names: list[str]) -> str:
             return _("The dragon, with no cards left, spent its turn freeing itself from the net.")
         return _("The dragon spent its whole turn freeing itself from the net.")
     if kind == "passed":
-        return _("%(who)s had no cards left and passed.") % {"who": Side_name(side)}
+        return by_side(
+            side,
+            _("The dragon had no cards left and passed."),
+            _("The dwarves had no cards left and passed."),
+        )
     if kind == "dragon_wounded":
         return ngettext(
             "The dragon took %(n)s wound (%(a)s on its armour).",
