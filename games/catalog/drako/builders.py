@@ -84,8 +84,9 @@ def position(
     - ``wounds``: ``{dwarf: markers}`` for living dwarves.
     - ``dragon_tracks``: ``{"armour": 4, "fly": 1, ...}``.
     - ``netted``: the net marker is on the dragon (and not available).
-    - ``hands``: ``{side: [card types]}``; default 4 plain cards each
-      (dragon: 4 x G11 Defence is *not* the default: G02 moves; dwarves: W03).
+    - ``hands``: ``{side: [card types]}``; a side left out holds 4 cards
+      without a Defence (dragon G02, G02, G04, G07; dwarves W03, W03, W05,
+      W02), so attacks against it resolve without a reaction.
     - ``piles``: ``{side: count or [card types]}`` (a list is in draw order,
       the first drawn first); default 10 cards. A count takes unused cards in
       id order. Cards in no hand and no pile have been played.
