@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test lint format bench load sweep-bench messages compilemessages
+.PHONY: install run test lint format bench bench-games load sweep-bench messages compilemessages faults
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -24,7 +24,7 @@ run: install
 	@mkdir -p var
 	@echo "Smoki is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server and the worker)"
 	@trap 'kill 0' INT TERM EXIT; \
-	  $(RUN) celery -A config worker --beat --loglevel=INFO --concurrency=2 \
+	  $(RUN) celery -A config worker --beat -Q celery,mail --loglevel=INFO --concurrency=2 \
 	    --schedule=var/celerybeat-schedule & \
 	  $(RUN) python manage.py runserver $(HOST):$(PORT)
 
@@ -34,6 +34,7 @@ test: install
 lint: install
 	$(RUN) ruff check .
 	$(RUN) ruff format --check .
+	$(RUN) lint-imports
 
 format: install
 	$(RUN) ruff format .
@@ -41,6 +42,9 @@ format: install
 
 bench: install
 	$(RUN) pytest tests --benchmark-enable --benchmark-only -q
+
+bench-games: install
+	$(RUN) python tests/load/games_per_second.py
 
 load: install
 	$(RUN) python tests/load/move_load.py
@@ -55,3 +59,9 @@ messages: install
 
 compilemessages: install
 	$(RUN) python manage.py compilemessages --ignore=.venv --ignore=.tools
+
+# The fault run: PostgreSQL (DATABASE_URL's server, database smoki_faults),
+# its own redis-server, two workers, two beats, gunicorn and aiosmtpd, broken
+# on purpose; see tests/faults/fault_run.py and docs/reliability.md.
+faults: install
+	$(RUN) python tests/faults/fault_run.py

@@ -19,6 +19,9 @@ def _celery_eager():
 
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
+    # Services queue tasks by name; load the task modules as a worker does, so
+    # a name resolves to its task and runs eagerly instead of going to a broker.
+    app.autodiscover_tasks(force=True)
     yield
 
 

@@ -1,11 +1,71 @@
+import re
+import unicodedata
+
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import TIMEZONE_CHOICES, Profile
+from accounts.models import TIMEZONE_CHOICES, Profile, name_key
+from games.forms import whole_number
+
+# How the site names a seat no one took ("Bot 2"), in every language it speaks.
+BOT_NAME = re.compile(r"(bot|robot)\W*\d*")
+
+
+def name_refusal(name: str, me: int | None = None) -> str | None:
+    """Why ``name`` may not be a player's username or display name, or None.
+
+    "(bot)" is how the site marks a seat a bot plays, and a name that reads
+    as another player's username or display name (compared by name_key:
+    case, compatibility forms and spaces ignored) would mislead opponents.
+    ``me`` is the user choosing it: their own names do not count.
+    """
+    key = name_key(name)
+    if "(bot)" in key or BOT_NAME.fullmatch(key):
+        return _("A player's name may not look like a bot's.")
+    others = Profile.objects.exclude(user_id=me) if me else Profile.objects.all()
+    if others.filter(Q(username_key=key) | Q(display_key=key)).exists():
+        return _("Another player is already called that.")
+    return None
+
+
+#: The regions of the zone database a person lives in, as the picker groups them.
+REGIONS = {
+    "Africa": _("Africa"),
+    "America": _("America"),
+    "Antarctica": _("Antarctica"),
+    "Arctic": _("Arctic"),
+    "Asia": _("Asia"),
+    "Atlantic": _("Atlantic"),
+    "Australia": _("Australia"),
+    "Europe": _("Europe"),
+    "Indian": _("Indian Ocean"),
+    "Pacific": _("Pacific"),
+}
+
+
+def grouped_zones(current: str = "UTC") -> list:
+    """Real places grouped by region ("Europe" > "Warsaw"), UTC first.
+
+    The raw database also holds aliases and oddities ("Factory", "localtime",
+    "Etc/GMT+5", "US/Eastern"); they stay valid for an old profile (shown
+    under "Other" when one holds it) but are not offered.
+    """
+    groups: dict[str, list[tuple[str, str]]] = {region: [] for region in REGIONS}
+    for name, _label in TIMEZONE_CHOICES:
+        region, _sep, place = name.partition("/")
+        if region in groups and place:
+            groups[region].append((name, place.replace("_", " ").replace("/", " / ")))
+    choices: list = [("UTC", "UTC")]
+    choices += [(REGIONS[region], zones) for region, zones in groups.items() if zones]
+    offered = {name for _region, zones in choices[1:] for name, _label in zones} | {"UTC"}
+    if current and current not in offered:
+        choices.append((_("Other"), [(current, current)]))
+    return choices
 
 
 class ProfileForm(forms.ModelForm):
-    timezone = forms.ChoiceField(label=_("time zone"), choices=TIMEZONE_CHOICES)
+    timezone = forms.ChoiceField(label=_("time zone"), choices=grouped_zones)
 
     class Meta:
         model = Profile
@@ -17,8 +77,48 @@ class ProfileForm(forms.ModelForm):
             "email_reminder",
             "email_match_events",
             "email_invitation",
+            "invitations_from",
             "reminder_hours",
+            "confirm_moves",
+            "theme",
         ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["timezone"].choices = grouped_zones(self.instance.timezone)
+        # Left out of a post (an older form, a script): keep what is stored.
+        for name in ("invitations_from", "confirm_moves", "theme"):
+            self.fields[name].required = False
+
+    def clean_invitations_from(self):
+        return self.cleaned_data.get("invitations_from") or self.instance.invitations_from
+
+    def clean_confirm_moves(self):
+        return self.cleaned_data.get("confirm_moves") or self.instance.confirm_moves
+
+    def clean_theme(self):
+        return self.cleaned_data.get("theme") or self.instance.theme
+
+    def clean_display_name(self):
+        """One line, trimmed, and not passing for a bot or for someone else.
+
+        The name goes into email headers (a line break would break them)
+        and beside every move: "(bot)" is how the site marks a seat a bot
+        plays, and another player's name or username would mislead.
+        """
+        name = self.cleaned_data["display_name"]
+        if any(
+            unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")
+            for c in name
+        ):
+            raise forms.ValidationError(_("A name is one line of plain text."))
+        name = " ".join(name.split())
+        if not name:
+            return ""
+        refusal = name_refusal(name, self.instance.user_id)
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return name
 
     def clean_reminder_hours(self):
         """Keep only whole hours between 1 and 72, largest first."""
@@ -26,7 +126,7 @@ class ProfileForm(forms.ModelForm):
 
         raw = self.cleaned_data["reminder_hours"]
         parts = [p.strip() for p in raw.split(",") if p.strip()]
-        if any(not p.isdigit() or not 1 <= int(p) <= MAX_REMINDER_HOURS for p in parts):
+        if any(whole_number(p, 1, MAX_REMINDER_HOURS) is None for p in parts):
             raise forms.ValidationError(
                 _("Give whole hours from 1 to %(max)d, separated by commas.")
                 % {"max": MAX_REMINDER_HOURS}

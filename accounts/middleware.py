@@ -2,7 +2,37 @@
 
 import zoneinfo
 
+from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
+
+from accounts.selectors import preferences
+
+
+def defer_profile_preferences(view):
+    """Mark a view that applies the player's language and zone itself, only
+    when it renders something: the poll's 204 needs neither, so it must not
+    pay for reading the user and the profile."""
+    view.defers_profile_preferences = True
+    return view
+
+
+def apply_profile_preferences(request) -> None:
+    """Activate the signed-in player's language and time zone for this request
+    (kept in the shared cache: no query once read, see ``preferences``)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        chosen = preferences(user)
+        translation.activate(chosen["language"])
+        request.LANGUAGE_CODE = chosen["language"]
+        timezone.activate(zoneinfo.ZoneInfo(chosen["timezone"]))
+
+
+def _deferred(request) -> bool:
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return False
+    return getattr(view, "defers_profile_preferences", False)
 
 
 class ProfilePreferencesMiddleware:
@@ -10,12 +40,8 @@ class ProfilePreferencesMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        user = getattr(request, "user", None)
-        profile = getattr(user, "profile", None) if user and user.is_authenticated else None
-        if profile is not None:
-            translation.activate(profile.language)
-            request.LANGUAGE_CODE = profile.language
-            timezone.activate(zoneinfo.ZoneInfo(profile.timezone))
+        if not _deferred(request):
+            apply_profile_preferences(request)
         try:
             return self.get_response(request)
         finally:

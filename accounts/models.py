@@ -1,5 +1,6 @@
 """A player's profile: how they are named, spoken to and notified."""
 
+import unicodedata
 import zoneinfo
 
 from django.conf import settings
@@ -13,10 +14,35 @@ MAX_REMINDER_HOURS = 72
 VACATION_DAYS_PER_YEAR = 30
 
 
+def name_key(name: str) -> str:
+    """How a name reads to a person: compatibility forms folded (NFKC, so a
+    full-width "ａｌｉｃｅ" is "alice"), case folded, spaces trimmed and
+    collapsed. Two names with one key pass for each other."""
+    folded = unicodedata.normalize("NFKC", name or "").casefold()
+    return " ".join(unicodedata.normalize("NFKC", folded).split())
+
+
 class Delivery(models.TextChoices):
     IMMEDIATE = "immediate", _("Immediately")
     DIGEST = "digest", _("In a daily digest")
     NEVER = "never", _("Never")
+
+
+class ConfirmMoves(models.TextChoices):
+    AUTO = "auto", _("On touch screens")
+    ALWAYS = "always", _("Always")
+    NEVER = "never", _("Never")
+
+
+class Theme(models.TextChoices):
+    AUTO = "auto", _("As my device")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
+
+
+class InvitationsFrom(models.TextChoices):
+    ANYONE = "anyone", _("Anyone")
+    PLAYED_WITH = "played_with", _("Only players I have played with")
 
 
 class Profile(models.Model):
@@ -51,6 +77,12 @@ class Profile(models.Model):
         choices=Delivery.choices,
         default=Delivery.IMMEDIATE,
     )
+    invitations_from = models.CharField(
+        _("who may invite me to a match"),
+        max_length=12,
+        choices=InvitationsFrom.choices,
+        default=InvitationsFrom.ANYONE,
+    )
 
     # Hours before a deadline at which to remind, largest first, e.g. "24,2".
     reminder_hours = models.CharField(
@@ -61,16 +93,40 @@ class Profile(models.Model):
         help_text=_("Comma-separated, e.g. 24,2. Leave empty for no reminders."),
     )
     vacation_until = models.DateTimeField(_("on vacation until"), null=True, blank=True)
+    # The last click of a move first shows what it will do and asks to confirm.
+    confirm_moves = models.CharField(
+        _("ask me to confirm each move"),
+        max_length=8,
+        choices=ConfirmMoves.choices,
+        default=ConfirmMoves.AUTO,
+    )
+    theme = models.CharField(_("colours"), max_length=8, choices=Theme.choices, default=Theme.AUTO)
+    # name_key() of the username and of the display name, kept by save(): a
+    # new name is checked against every other player's with one indexed query.
+    username_key = models.CharField(max_length=160, blank=True, default="", db_index=True)
+    display_key = models.CharField(max_length=160, blank=True, default="", db_index=True)
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        """Keep the name keys; a save of other fields only (a vacation) leaves
+        them, and the user row, alone."""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None:
+            self.username_key = name_key(self.user.username)
+            self.display_key = name_key(self.display_name)
+        elif "display_name" in update_fields:
+            self.display_key = name_key(self.display_name)
+            kwargs["update_fields"] = {*update_fields, "display_key"}
+        super().save(*args, **kwargs)
 
     def reminder_offsets(self) -> list[int]:
         """The reminder ladder in hours, largest first; bad entries are ignored."""
         hours = set()
         for part in self.reminder_hours.split(","):
             part = part.strip()
-            if part.isdigit() and 0 < int(part) <= MAX_REMINDER_HOURS:
+            if part.isascii() and part.isdigit() and 0 < int(part) <= MAX_REMINDER_HOURS:
                 hours.add(int(part))
         return sorted(hours, reverse=True)
 

@@ -3,13 +3,16 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import selectors as account_selectors
+from accounts import services as account_services
 from accounts.forms import ProfileForm, VacationForm
 from accounts.models import VACATION_DAYS_PER_YEAR
-from games import services
+from games import errors
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def profile_edit(request):
     form = ProfileForm(request.POST or None, instance=request.user.profile)
@@ -30,7 +33,7 @@ def profile_edit(request):
 def _context(request, form, vacation_form=None):
     now = timezone.now()
     until = request.user.profile.vacation_until
-    used = services.vacation_days_used(request.user, now.year)
+    used = account_selectors.vacation_days_used(request.user, now.year)
     return {
         "form": form,
         "vacation_form": vacation_form or VacationForm(),
@@ -44,7 +47,7 @@ def _context(request, form, vacation_form=None):
 def vacation(request):
     """Start a vacation (all clocks stop) or come back early."""
     if "end" in request.POST:
-        action = lambda: services.end_vacation(request.user)  # noqa: E731
+        action = lambda: account_services.end_vacation(request.user)  # noqa: E731
         done = _("Welcome back: your clocks run again.")
         vacation_form = None
     else:
@@ -55,11 +58,11 @@ def vacation(request):
                 request, "accounts/profile.html", _context(request, form, vacation_form), status=400
             )
         days = vacation_form.cleaned_data["days"]
-        action = lambda: services.start_vacation(request.user, days)  # noqa: E731
+        action = lambda: account_services.start_vacation(request.user, days)  # noqa: E731
         done = _("Enjoy your vacation: your clocks are stopped.")
     try:
         action()
-    except services.ServiceError as error:
+    except errors.ServiceError as error:
         messages.error(request, error.message)
         form = ProfileForm(instance=request.user.profile)
         return render(

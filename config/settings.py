@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -19,7 +20,17 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env("SECRET_KEY", default="smoki-development-key-not-for-production")
+DEVELOPMENT_SECRET_KEY = "smoki-development-key-not-for-production"
+SECRET_KEY = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
+if not DEBUG and (
+    SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
+):
+    # Signed links (unsubscribe, email confirmation, sessions) could be forged
+    # with a public or guessable key: refuse to start rather than serve them.
+    raise ImproperlyConfigured(
+        "DEBUG is false: set SECRET_KEY to a long random string (50 characters or more), "
+        'e.g. python -c "import secrets; print(secrets.token_urlsafe(50))".'
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
@@ -41,6 +52,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # In production static files (htmx included) come from the web process
+    # itself, under any WSGI server; runserver serves them in development.
+    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -48,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfilePreferencesMiddleware",
+    # 405 for methods the site has none of, 400 for a NUL in any parameter.
+    "games.middleware.RequestGuardMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -123,6 +139,7 @@ AUTHENTICATION_BACKENDS = [
 # Accounts (django-allauth): sign up with email, username and password; the
 # username is how friends invite each other.
 SITE_ID = 1
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
@@ -150,6 +167,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
+# In production (DEBUG=false) `collectstatic` writes every file under a name
+# that carries its hash, with gzip and Brotli copies, and WhiteNoise serves
+# them with far-future cache headers; in development files come straight
+# from the source folders.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
 
 # EMAIL_URL, e.g. smtp+tls://user:password@smtp.example.com:587, or
 # consolemail:// (the default) to print messages to the console.
@@ -161,6 +192,9 @@ _smtp_options = {
     "password": _email.get("EMAIL_HOST_PASSWORD"),
     "use_tls": _email.get("EMAIL_USE_TLS", False),
     "use_ssl": _email.get("EMAIL_USE_SSL", False),
+    # A mail server that accepts the connection and never answers must not
+    # hold a worker: every socket operation gives up after this many seconds.
+    "timeout": env.int("SMOKI_SMTP_TIMEOUT", default=20),
 }
 MAILERS = {
     "default": {
@@ -188,15 +222,36 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
     for _sub in ("out", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+else:
+    # Handing work to the broker happens after a request's commit and must not
+    # stall it: short socket timeouts, one connection attempt, no publish
+    # retries. What a publish loses the outbox relay hands over again.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": env.float("SMOKI_BROKER_TIMEOUT", default=2.0),
+        "socket_timeout": env.float("SMOKI_BROKER_TIMEOUT", default=2.0),
+        "max_retries": 1,
+    }
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("SMOKI_BROKER_TIMEOUT", default=2.0)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY = False
+# Deliveries on their own queue: run a worker for each (docs/operations.md).
+CELERY_TASK_ROUTES = {
+    "games.tasks.deliver_notification": {"queue": "mail"},
+    "games.tasks.send_digest": {"queue": "mail"},
+    "games.tasks.send_daily_digests": {"queue": "mail"},
+}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+# The sweep and the relay run every minute (the fault run makes it seconds).
+_every = env.float("SMOKI_BEAT_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
-    "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 600.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
+    "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
+    "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
     "daily-digests": {
         "task": "games.tasks.send_daily_digests",
         "schedule": crontab(hour=env.int("SMOKI_DIGEST_HOUR", default=7), minute=0),
@@ -216,14 +271,73 @@ SECURE_CSP = {
 
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+# HTTPS in production: redirect plain HTTP, tell browsers to stay on HTTPS
+# (HSTS), and trust the proxy's header saying a request came over HTTPS,
+# e.g. SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto,https (only behind a proxy
+# that always sets it).
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+_proxy_header = env.list("SECURE_PROXY_SSL_HEADER", default=[])
+if _proxy_header:
+    if len(_proxy_header) != 2:
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER is a header and a value: X-Forwarded-Proto,https"
+        )
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _proxy_header[0].upper().replace("-", "_"),
+        _proxy_header[1],
+    )
+
+# The cache holds the rate limits (logins, chat, reports, new matches,
+# invitations), so every web process must share it: Redis in production
+# (CACHE_URL=redis://host:6379/1). The embedded default is memory local to
+# one process, which is shared by everything `make run` serves (one
+# runserver process) but not by several gunicorn workers: `check --deploy`
+# warns about it.
+_cache_url = env("CACHE_URL", default="")
+if _cache_url.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+            "KEY_PREFIX": "smoki",
+        }
+    }
+elif _cache_url:
+    raise ImproperlyConfigured("CACHE_URL must be a redis:// URL (or unset for local memory).")
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sessions are read from the cache and written through to the database
+# (``cached_db``): a signed-in request costs no query for its session once
+# the cache holds it, and a session survives a cache restart. With Redis every
+# web process shares them; the local-memory default suits one process.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# Behind a reverse proxy every request comes from the proxy's address: name
+# how many proxies append to X-Forwarded-For, so login limits count each
+# client, not everyone at once (0: use the connection's address).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 SMOKI = {
     # How often the match page asks whether anything changed (seconds).
     "POLL_SECONDS": env.int("SMOKI_POLL_SECONDS", default=5),
     # How many moves one bot task plays before handing over to a fresh task.
     "BOT_MOVES_PER_TASK": env.int("SMOKI_BOT_MOVES_PER_TASK", default=50),
-    # First retry delay of a failed email; it doubles with each attempt.
-    "RETRY_BASE_SECONDS": env.int("SMOKI_RETRY_BASE_SECONDS", default=30),
+    # First retry delay of a failed email; it doubles with each attempt up to
+    # the maximum; after EMAIL_ATTEMPTS attempts (about a day) it is failed.
+    "RETRY_BASE_SECONDS": env.int("SMOKI_RETRY_BASE_SECONDS", default=60),
+    "RETRY_MAX_SECONDS": env.int("SMOKI_RETRY_MAX_SECONDS", default=3600),
+    "EMAIL_ATTEMPTS": env.int("SMOKI_EMAIL_ATTEMPTS", default=30),
+    # How long work waits for its own hand-over to the broker before the
+    # outbox relay hands it over again.
+    "RELAY_AFTER_SECONDS": env.int("SMOKI_RELAY_AFTER_SECONDS", default=60),
+    # A claim this old belongs to a worker that died mid-send (marked failed).
+    "STUCK_AFTER_SECONDS": env.int("SMOKI_STUCK_AFTER_SECONDS", default=900),
+    # After a failed hand-over, a process leaves work to the relay this long.
+    "BROKER_PAUSE_SECONDS": env.int("SMOKI_BROKER_PAUSE_SECONDS", default=30),
 }
 
 LOGGING = {

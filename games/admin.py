@@ -13,18 +13,21 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.db.models import Count, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, moderation, services
+from games import clock, errors, moderation
 from games.engine import registry
+from games.forms import whole_number
 from games.models import (
     ChatMessage,
+    DeliveryStatus,
     Invitation,
     Match,
     ModerationAction,
@@ -132,7 +135,10 @@ MATCH_OPERATIONS = {
     ),
     "undo": (
         _("Undo the last moves"),
-        _("The log is replayed from the seed without the last moves; a finished match reopens."),
+        _(
+            "The log is replayed from the seed without the last moves. A finished match "
+            "cannot be rewound: its seed is public."
+        ),
         UndoForm,
         lambda mod, match, data: moderation.undo_moves(mod, match, data["count"], data["reason"]),
     ),
@@ -145,7 +151,7 @@ def moderation_page(request, *, title, description, form_class, subject, execute
     if request.method == "POST" and form.is_valid():
         try:
             execute(form.cleaned_data)
-        except services.ServiceError as error:
+        except errors.ServiceError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Done: %(what)s.") % {"what": title})
@@ -182,6 +188,9 @@ class WaitingOnFilter(admin.SimpleListFilter):
         return queryset
 
 
+MAX_STALE_DAYS = 3650
+
+
 class StaleFilter(admin.SimpleListFilter):
     title = _("stale for more than")
     parameter_name = "stale"
@@ -190,10 +199,13 @@ class StaleFilter(admin.SimpleListFilter):
         return [("3", _("3 days")), ("7", _("7 days")), ("14", _("14 days")), ("30", _("30 days"))]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
-            since = timezone.now() - timedelta(days=int(self.value()))
-            return queryset.filter(status__in=["open", "active"], updated_at__lt=since)
-        return queryset
+        if self.value() is None:
+            return queryset
+        days = whole_number(self.value(), 1, MAX_STALE_DAYS)
+        if days is None:
+            raise BadRequest(_("Give whole days from 1 to %(max)d.") % {"max": MAX_STALE_DAYS})
+        since = timezone.now() - timedelta(days=days)
+        return queryset.filter(status__in=["open", "active"], updated_at__lt=since)
 
 
 class ReportedFilter(admin.SimpleListFilter):
@@ -282,7 +294,11 @@ class MatchAdmin(ReadOnlyAdmin):
         )
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        match = get_object_or_404(Match, pk=object_id)
+        # The address takes any text ("²", 30 digits): not a row's id, not found.
+        pk = whole_number(object_id)
+        if pk is None:
+            raise Http404
+        match = get_object_or_404(Match, pk=pk)
         extra_context = {**(extra_context or {}), **self.desk_context(request, match)}
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -469,9 +485,63 @@ class MoveAdmin(ReadOnlyAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(ReadOnlyAdmin):
-    """The delivery log: what was sent to whom, and what failed and why."""
+    """The delivery log: what was sent to whom, and what failed and why.
+    Failed emails can be sent again (each with a reason, in the audit)."""
 
-    list_display = ["created_at", "user", "match", "kind", "tag", "status", "attempts", "sent_at"]
+    list_display = [
+        "created_at",
+        "user",
+        "match",
+        "kind",
+        "tag",
+        "status",
+        "attempts",
+        "sent_at",
+        "last_error",
+    ]
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "user__email", "last_error"]
     date_hierarchy = "created_at"
+    actions = ["resend_failed"]
+
+    def has_resend_email_permission(self, request):
+        return request.user.has_perm("games.resend_email")
+
+    @admin.action(
+        description=_("Send the selected failed emails again"), permissions=["resend_email"]
+    )
+    def resend_failed(self, request, queryset):
+        ids = ",".join(str(pk) for pk in queryset.values_list("pk", flat=True))
+        return redirect(reverse("admin:games_notification_resend") + "?ids=" + ids)
+
+    def get_urls(self):
+        return [
+            path(
+                "resend/",
+                self.admin_site.admin_view(self.resend_view),
+                name="games_notification_resend",
+            )
+        ] + super().get_urls()
+
+    def resend_view(self, request):
+        if not request.user.has_perm("games.resend_email"):
+            raise PermissionDenied
+        ids = [whole_number(part) for part in request.GET.get("ids", "").split(",")]
+        ids = [pk for pk in ids if pk is not None]
+        rows = list(
+            Notification.objects.filter(pk__in=ids, status=DeliveryStatus.FAILED).select_related(
+                "user", "match"
+            )
+        )
+        return moderation_page(
+            request,
+            title=_("Send failed emails again"),
+            description=_(
+                "Only failed emails are sent again; check first that the player did not get it."
+            ),
+            form_class=ModerationForm,
+            subject="; ".join(f"{row} ({row.last_error})" for row in rows)
+            or _("None of the selected emails has failed."),
+            execute=lambda data: moderation.resend_emails(request.user, rows, data["reason"]),
+            done_url=reverse("admin:games_notification_changelist") + "?status__exact=failed",
+        )

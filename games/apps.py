@@ -6,6 +6,7 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
+        from games import checks  # noqa: F401 - registers the deployment checks
         from games.roles import ensure_moderator_group
 
         # After the permissions themselves are created (they are post_migrate too).

@@ -52,7 +52,7 @@ def bot_module(game_key: str):
 
 def bot_seats_to_act(match, game, seats=None) -> list:
     """The bot-played seats the rules are waiting on now."""
-    waiting = set(game.current_seats(match.state))
+    waiting = set(match.seats_to_move(game))
     if not waiting:
         return []
     seats = match.seats.all() if seats is None else seats

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import limits
+from games.errors import Forbidden, ServiceError
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Match, Report
-from games.services import Forbidden, ServiceError
 
-RATE_WINDOW = timedelta(seconds=60)
-RATE_LIMIT = 6  # messages per window per player and match
+RATE_LIMIT = limits.CHAT.count  # messages per minute per player and match
 REPORT_REASON_MAX = 300
-
-
-class TooFast(ServiceError):
-    status = 429
 
 
 def post_message(user, match: Match, text: str) -> ChatMessage:
@@ -31,12 +25,9 @@ def post_message(user, match: Match, text: str) -> ChatMessage:
         raise ServiceError(_("Write something first."))
     if len(text) > CHAT_MAX_LENGTH:
         raise ServiceError(_("Messages are at most %(n)d characters.") % {"n": CHAT_MAX_LENGTH})
-    since = timezone.now() - RATE_WINDOW
-    if (
-        ChatMessage.objects.filter(match=match, user=user, created_at__gte=since).count()
-        >= RATE_LIMIT
-    ):
-        raise TooFast(_("You are writing very fast; wait a minute."))
+    limits.check(
+        limits.CHAT, user.pk, match.pk, message=_("You are writing very fast; wait a minute.")
+    )
     message = ChatMessage.objects.create(match=match, user=user, text=text)
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
     return message
@@ -50,9 +41,15 @@ def report(
     message_id: int | None = None,
     username: str | None = None,
 ) -> Report:
-    """Report a message, a player, or the match itself to the moderators."""
+    """Report a message, a player, or the match itself to the moderators.
+
+    Only the match's players report (as only they write in its chat), and
+    each user a few times an hour: reports must stay worth reading.
+    """
     if user is None or not user.is_authenticated:
         raise Forbidden(_("Please log in first."))
+    if not match.seats.filter(user=user).exists():
+        raise Forbidden(_("Only the players of this match can report."))
     reason = " ".join((reason or "").split())
     if not 3 <= len(reason) <= REPORT_REASON_MAX:
         raise ServiceError(_("Say briefly why (3 to %(n)d characters).") % {"n": REPORT_REASON_MAX})
@@ -71,6 +68,11 @@ def report(
             raise ServiceError(_("There is no such player in this match."))
     if reported_user is not None and reported_user.pk == user.pk:
         raise ServiceError(_("You cannot report yourself."))
+    limits.check(
+        limits.REPORT,
+        user.pk,
+        message=_("You have sent many reports; a moderator will read them. Wait an hour."),
+    )
     return Report.objects.create(
         reporter=user, match=match, message=message, reported_user=reported_user, reason=reason
     )

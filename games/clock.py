@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from games.models import Match, Seat
+from games.models import Match, Seat, TimeoutPolicy
 
 ZERO = timedelta(0)
 
@@ -91,8 +91,17 @@ def pending_reminder_times(match: Match, seat: Seat, after: datetime) -> list[da
     return [when for _hours, when in reminder_times(match, seat) if when > after]
 
 
+def overdue(match: Match, now: datetime) -> bool:
+    """The turn's deadline has passed and nobody has applied it yet."""
+    return match.deadline is not None and match.deadline <= now
+
+
 def time_left(match: Match, seat: Seat, now: datetime) -> timedelta | None:
     """What the seat has left: until the deadline if it is to move, else its bank."""
     if match.deadline is None:
         return None
     return max(ZERO, match.deadline - now)
+
+
+def loses_on_time(match: Match) -> bool:
+    return match.timeout_policy == TimeoutPolicy.LOSS and match.n_seats == 2

@@ -1,9 +1,20 @@
+from functools import cache
+
+from accounts.selectors import preferences
 from games import selectors
 
 
 def bell(request):
-    """The unread count behind the bell in the top bar (one query, signed-in only)."""
+    """The unread count behind the bell in the top bar, the colours and the
+    name, signed-in only. The count is read only if a template shows it (a
+    fragment such as the match panel does not), and a view that has it
+    already passes ``unread_notifications`` itself."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"unread_notifications": selectors.unread_count(user)}
+    chosen = preferences(user)
+    return {
+        "unread_notifications": cache(lambda: selectors.unread_count(user)),
+        "theme": chosen["theme"],
+        "my_name": chosen["name"],
+    }

@@ -3,14 +3,20 @@ urgent first, instead of one email per event."""
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 
 from games import notifications, selectors
 from games.models import DeliveryStatus, Notification
+from games.moments import local_moment
+
+logger = logging.getLogger(__name__)
 
 
 def users_with_digest() -> list[int]:
@@ -28,30 +34,44 @@ def send_all() -> int:
 def send_for_user(user_id: int) -> bool:
     """Claim the user's digest rows, then send one email about them.
 
-    Claimed rows are committed as ``in_digest`` before sending, so a rerun
-    never sends the same digest twice; a mail error puts them back.
+    Claimed rows are committed as ``in_digest`` (with the claim's time) before
+    sending, so a rerun never sends the same digest twice; ``sent_at`` is
+    written once the mail server took it. A mail error puts the rows back
+    with a retry time the outbox relay honours (back-off as for single
+    emails); a worker killed mid-send leaves ``in_digest`` rows with no
+    ``sent_at``, which ``release_stuck_claims`` reports as failed.
+    Every change is conditional on the claim, so a released claim stays so.
     """
     with transaction.atomic():
         rows = list(
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("match")
             .filter(user_id=user_id, status=DeliveryStatus.DIGEST)
+            .order_by("pk")
         )
         if not rows:
             return False
         now = timezone.now()
         Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
-            status=DeliveryStatus.IN_DIGEST, claimed_at=now
+            status=DeliveryStatus.IN_DIGEST, claimed_at=now, attempts=F("attempts") + 1
         )
+    claimed = Notification.objects.filter(
+        pk__in=[r.pk for r in rows], status=DeliveryStatus.IN_DIGEST, claimed_at=now
+    )
     user = get_user_model().objects.select_related("profile").get(pk=user_id)
     try:
         build_digest(user, rows).send()
     except Exception as error:
-        Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
-            status=DeliveryStatus.DIGEST, last_error=f"{type(error).__name__}: {error}"[:2000]
+        attempts = max(row.attempts for row in rows) + 1
+        give_up = attempts >= notifications.max_attempts()
+        claimed.update(
+            status=DeliveryStatus.FAILED if give_up else DeliveryStatus.DIGEST,
+            last_error=f"{type(error).__name__}: {error}"[:2000],
+            next_attempt_at=None if give_up else now + notifications.retry_delay(attempts),
         )
-        raise
-    Notification.objects.filter(pk__in=[r.pk for r in rows]).update(sent_at=timezone.now())
+        logger.warning("digest for user %s failed (attempt %s): %s", user_id, attempts, error)
+        return False
+    claimed.update(sent_at=timezone.now(), last_error="", next_attempt_at=None)
     return True
 
 
@@ -66,11 +86,7 @@ def build_digest(user, rows):
                 "match": row.match,
                 "title": row.title,
                 "url": notifications.absolute(reverse("match_detail", args=[row.match.pk])),
-                "deadline": formats.date_format(
-                    timezone.localtime(row.match.deadline), "DATETIME_FORMAT"
-                )
-                if row.match.deadline
-                else "",
+                "deadline": local_moment(row.match.deadline),
             }
             for row in selectors.my_matches(user)
             if row.my_turn

@@ -16,11 +16,26 @@ from games.models import (
 )
 
 MAX_ACTION_BYTES = 4096
+MAX_ID = 2**63 - 1  # the largest id a database row can have
+
+
+def whole_number(text, low: int = 0, high: int = MAX_ID) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high``, or None.
+
+    Only ASCII digits count: ``str.isdigit`` accepts "²" and other digits
+    ``int`` cannot read, and a huge number overflows dates and databases.
+    """
+    if not isinstance(text, str) or not (text.isascii() and text.isdigit()):
+        return None
+    if len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
 
 
 class ActionForm(forms.Form):
     action = forms.CharField(max_length=MAX_ACTION_BYTES)
-    version = forms.IntegerField(min_value=0)
+    version = forms.IntegerField(min_value=0, max_value=MAX_ID)
 
     def clean_action(self):
         try:
@@ -80,20 +95,29 @@ class CreateMatchForm(forms.Form):
     def clean_timeout_policy(self):
         return self.cleaned_data.get("timeout_policy") or TimeoutPolicy.BOT_STRIKES
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, game_key: str | None = None, **kwargs):
+        """Only the chosen game's player counts and options: the game comes
+        from the posted data, else from ``game_key`` (the first step's choice)."""
         super().__init__(*args, **kwargs)
         games = registry.all()
         self.fields["game"].choices = [(g.key, g.title) for g in games]
-        low = min(g.min_players for g in games)
-        high = max(g.max_players for g in games)
+        key = self.data.get("game") if self.is_bound else game_key
+        self.game = next((g for g in games if g.key == key), None)
+        chosen = [self.game] if self.game is not None else games
+        low = min(g.min_players for g in chosen)
+        high = max(g.max_players for g in chosen)
         self.fields["n_seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        if self.game is not None:
+            self.fields["game"].widget = forms.HiddenInput()
+            self.fields["game"].initial = self.game.key
+            self.fields["n_seats"].initial = self.game.min_players
         self.option_fields: dict[str, list[str]] = {}
-        for game in games:
+        for game in chosen if self.game is not None else []:
             names = []
             for option in game.options:
                 name = f"opt_{game.key}_{option.key}"
                 self.fields[name] = forms.ChoiceField(
-                    label=f"{game.title}: {i18n.option_label(option)}",
+                    label=i18n.option_label(option),
                     choices=[(str(v), i18n.choice_label(option, v)) for v, _l in option.choices],
                     initial=str(option.default),
                     help_text=i18n.option_help(option),

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -100,8 +101,18 @@ class Match(models.Model):
         blank=True,
         related_name="matches_waiting",
     )
+    # Set while a bot must move and no worker has played it yet: the outbox
+    # relay hands the match to a worker again if it is still set a short while
+    # later (the broker may have lost the first hand-over).
+    bots_due_at = models.DateTimeField(null=True, blank=True)
     invite_token = models.CharField(max_length=32, unique=True)
     result = models.JSONField(null=True, blank=True)
+    # A player's request to take back their last move: {"seat", "seq", "agreed": [seats]}.
+    undo_request = models.JSONField(null=True, blank=True)
+    # A rematch: the same game, seats, options and clock as the finished match.
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
@@ -125,6 +136,18 @@ class Match(models.Model):
                 name="match_active_wake_at",
                 condition=Q(status="active", wake_at__isnull=False),
             ),
+            models.Index(
+                fields=["bots_due_at"],
+                name="match_bots_due",
+                condition=Q(status="active", bots_due_at__isnull=False),
+            ),
+            # A player's most urgent match waiting for them (the "next match
+            # waiting" button): one index step, however many they have.
+            models.Index(
+                fields=["waiting_on", "deadline"],
+                name="match_waiting_on_deadline",
+                condition=Q(status="active"),
+            ),
         ]
 
     def __str__(self):
@@ -141,9 +164,33 @@ class Match(models.Model):
     @property
     def stamp(self) -> str:
         """Changes whenever anything a page shows of the match may have changed."""
-        return (
-            f"{self.version}-{self.status}-{self.deadline.timestamp() if self.deadline else 0:.0f}"
+        return self.stamp_of(
+            self.version, self.status, self.deadline, self.undo_request, self.updated_at
         )
+
+    # The columns ``stamp_of`` reads: the poll loads these alone.
+    STAMP_FIELDS = ("version", "status", "deadline", "undo_request", "updated_at")
+
+    @staticmethod
+    def stamp_of(version: int, status: str, deadline, undo_request=None, updated_at=None) -> str:
+        """The stamp from its columns (the poll reads only these). A request to
+        take back a move, and each agreement to it, changes it too; so does
+        ``updated_at``, which joins, leaves and chat messages bump without a
+        new version."""
+        undo = len(undo_request.get("agreed", [])) + 1 if undo_request else 0
+        touched = int(updated_at.timestamp() * 1_000_000) if updated_at else 0
+        return f"{version}-{status}-{deadline.timestamp() if deadline else 0:.0f}-{undo}-{touched}"
+
+    def seats_to_move(self, game) -> list[int]:
+        """``game.current_seats`` of the current state, asked once per version:
+        a move asks it before applying, to settle the clock, for the bots and
+        for the answer's panel."""
+        key = (self.version, id(self.state))
+        cached = self.__dict__.get("_seats_to_move")
+        if cached is None or cached[0] != key:
+            cached = (key, list(game.current_seats(self.state)))
+            self.__dict__["_seats_to_move"] = cached
+        return cached[1]
 
 
 class SeatStatus(models.TextChoices):
@@ -191,7 +238,22 @@ class Seat(models.Model):
 
     @property
     def played_by_bot(self) -> bool:
-        return self.is_bot or self.status == SeatStatus.BOT
+        return self.is_bot or self.status in (SeatStatus.BOT, SeatStatus.RESIGNED)
+
+    @property
+    def player_name(self) -> str:
+        """The player's own name, without saying who plays the seat now: the log
+        speaks of what the player did ("Ann resigned"), not "Ann (bot)"."""
+        if self.user_id is None:
+            return gettext("Bot %(n)s") % {"n": self.index + 1}
+        profile = getattr(self.user, "profile", None)
+        return profile.name if profile else self.user.username
+
+    @property
+    def display_name(self) -> str:
+        """How pages, logs and emails name the seat's player."""
+        name = self.player_name
+        return f"{name} (bot)" if self.user_id is not None and self.played_by_bot else name
 
 
 class ActorKind(models.TextChoices):
@@ -275,6 +337,7 @@ class NotificationKind(models.TextChoices):
     MATCH_FINISHED = "match_finished", _("A match finished")
     INVITATION = "invitation", _("You are invited")
     MODERATION = "moderation", _("A moderator changed your match")
+    UNDO_REQUEST = "undo_request", _("A player asks to take back a move")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -291,7 +354,8 @@ class Notification(models.Model):
     """An outbox row: written in the same transaction as the change that causes
     it, unique per (user, match, kind, version, tag) so it exists once, then
     delivered by a worker that records the outcome. It is also the in-app
-    notification behind the bell."""
+    notification behind the bell: at most one unread row per (user, match,
+    kind), updated by each new event of that kind."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -307,6 +371,10 @@ class Notification(models.Model):
         max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
     attempts = models.PositiveSmallIntegerField(default=0)
+    # When the outbox relay hands a still-pending row to a worker: a short
+    # while after it was written (the commit's own hand-over normally got
+    # there first), or the next retry after a failed send.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True, default="")
@@ -318,6 +386,13 @@ class Notification(models.Model):
             models.UniqueConstraint(
                 fields=["user", "match", "kind", "version", "tag"], name="notification_once"
             ),
+            # One unread entry per match and kind: a new event updates it
+            # (games.notifications.queue).
+            models.UniqueConstraint(
+                fields=["user", "match", "kind"],
+                condition=Q(read_at__isnull=True),
+                name="notification_one_unread",
+            ),
         ]
         indexes = [
             models.Index(
@@ -325,13 +400,39 @@ class Notification(models.Model):
                 name="notification_unread",
                 condition=Q(read_at__isnull=True),
             ),
+            models.Index(
+                fields=["next_attempt_at"],
+                name="notification_to_relay",
+                condition=Q(status__in=["pending", "digest"], next_attempt_at__isnull=False),
+            ),
         ]
+        permissions = [("resend_email", "Can send a failed email again")]
 
     def __str__(self):
         return f"{self.kind} to {self.user} for {self.match}"
 
 
 CHAT_MAX_LENGTH = 500
+
+
+NOTE_MAX_LENGTH = 5000
+
+
+class Note(models.Model):
+    """A player's private notes on a match: kept with the match, seen by their author alone."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.TextField(max_length=NOTE_MAX_LENGTH, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="note_one_per_player")
+        ]
+
+    def __str__(self):
+        return f"{self.match} notes of {self.user_id}"
 
 
 class ChatMessage(models.Model):
@@ -419,6 +520,7 @@ class ModerationAction(models.Model):
         HIDE_MESSAGE = "hide_message", _("Hide a chat message")
         RESOLVE_REPORT = "resolve_report", _("Resolve a report")
         DEACTIVATE_USER = "deactivate_user", _("Deactivate a user")
+        RESEND_EMAIL = "resend_email", _("Send a failed email again")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -457,3 +559,19 @@ class ModerationAction(models.Model):
 
     def delete(self, *args, **kwargs):
         raise PermissionError("The moderation log is append-only.")
+
+
+def pending_undo(match: Match) -> dict | None:
+    """The open request to take back a move, if it still concerns the last move.
+
+    Here (not in the selectors) because the notifications, below them, ask it too.
+    """
+    request = match.undo_request
+    if not request or match.status != MatchStatus.ACTIVE:
+        return None
+    return request if request.get("seq") == match.version else None
+
+
+def undo_judges(seats, seat_index: int) -> list[int]:
+    """The human players who must agree to take back ``seat_index``'s move."""
+    return [s.index for s in seats if s.index != seat_index and s.user_id and not s.played_by_bot]

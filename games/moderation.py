@@ -12,9 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, notifications, services
+from games import bots, clock, notifications, roles, services, timeouts
 from games.engine import registry
 from games.engine.replay import MODERATION, effective_moves, replay
+from games.errors import Conflict, Forbidden, ServiceError
 from games.models import (
     ActorKind,
     ChatMessage,
@@ -22,11 +23,11 @@ from games.models import (
     MatchStatus,
     ModerationAction,
     Move,
+    Notification,
     NotificationKind,
     Report,
     SeatStatus,
 )
-from games.services import Conflict, Forbidden, ServiceError
 
 Kind = ModerationAction.Kind
 
@@ -139,7 +140,7 @@ def force_timeout(moderator, match: Match, reason: str) -> ModerationAction:
         seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
         if seat is None:
             raise Conflict(_("Nobody is to move."))
-        services.apply_timeout(match, game, seats, seat, timezone.now())
+        timeouts.apply_timeout(match, game, seats, seat, timezone.now())
         match.refresh_from_db()
         return _record(
             moderator,
@@ -244,29 +245,37 @@ def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> Modera
 
 def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAction:
     """Take back the last ``count`` game actions by replaying the log without
-    them from the seed. A finished match is reopened."""
+    them from the seed, in a match still in play.
+
+    A finished match is never reopened: its seed is public once it ends, so
+    anyone could replay the hidden state and foresee every later draw. Undo
+    is refused with that reason; a moderator who must change such a result
+    records it in the audit and adjudicates a new match instead.
+    """
     _require(moderator, "games.moderate_match")
     reason = _reason(reason)
     with transaction.atomic():
         match = services.lock_match(match)
-        if match.status not in (MatchStatus.ACTIVE, MatchStatus.FINISHED):
-            raise Conflict(_("Only a match in play or finished can be rewound."))
+        if match.seed_revealed:
+            raise Conflict(
+                _(
+                    "This match is over and its seed is public: reopening it would let "
+                    "anyone foresee every later draw, so its moves cannot be taken back."
+                )
+            )
+        if match.status != MatchStatus.ACTIVE:
+            raise Conflict(_("Only a match in play can be changed this way."))
         entries = list(match.moves.order_by("seq").values_list("seat", "action"))
         in_effect = effective_moves(entries)
         if not 1 <= count <= len(in_effect):
             raise ServiceError(_("You can undo 1 to %(n)d moves.") % {"n": len(in_effect)})
         game = registry.get(match.game_key)
         before = match.version
-        match.state = replay(game, match.n_seats, match.options, match.seed, in_effect[:-count])
+        match.state = replay(
+            game, match.n_seats, match.options, match.seed, in_effect[:-count], match.rules_version
+        )
         seats = services.seats_of(match)
         _log_entry(match, moderator, "undo", count=count)
-        if match.status == MatchStatus.FINISHED:
-            match.status = MatchStatus.ACTIVE
-            match.result = None
-            match.finished_at = None
-            for seat in seats:
-                seat.rank = seat.score = None
-                seat.save(update_fields=["rank", "score"])
         waiting = game.current_seats(match.state)
         clock.start_turn(match, clock.waiting_seat(match, seats, waiting), timezone.now())
         match.save()
@@ -293,10 +302,11 @@ def hide_message(moderator, message: ChatMessage, reason: str) -> ModerationActi
     with transaction.atomic():
         if message.hidden_at is not None:
             raise Conflict(_("That message is already hidden."))
+        # The match row first, then the row that belongs to it (the locking policy).
+        Match.objects.filter(pk=message.match_id).update(updated_at=timezone.now())
         ChatMessage.objects.filter(pk=message.pk).update(
             hidden_at=timezone.now(), hidden_by=moderator
         )
-        Match.objects.filter(pk=message.match_id).update(updated_at=timezone.now())
         return _record(
             moderator,
             Kind.HIDE_MESSAGE,
@@ -335,35 +345,71 @@ def deactivate_user(moderator, user, reason: str) -> ModerationAction:
         raise ServiceError(_("You cannot deactivate yourself."))
     if user.is_superuser:
         raise Forbidden(_("Superusers cannot be deactivated here."))
+    if (user.is_staff or roles.is_moderator(user)) and not moderator.is_superuser:
+        raise Forbidden(_("Only a superuser can deactivate a moderator or a staff member."))
     with transaction.atomic():
         user.is_active = False
         user.save(update_fields=["is_active"])
+        from importlib import import_module
+
+        from django.conf import settings
         from django.contrib.sessions.models import Session
 
+        # Through the session engine, so a copy in the cache goes too.
+        store = import_module(settings.SESSION_ENGINE).SessionStore
         for session in Session.objects.filter(expire_date__gt=timezone.now()):
             if session.get_decoded().get("_auth_user_id") == str(user.pk):
-                session.delete()
+                store(session.session_key).delete()
         affected = []
-        for match in Match.objects.filter(
+        match_ids = Match.objects.filter(
             status=MatchStatus.ACTIVE, seats__user=user, seats__status=SeatStatus.PLAYING
-        ).distinct():
-            _take_seat_away(match, user)
-            affected.append(match.pk)
+        ).values_list("pk", flat=True)
+        # All the matches locked at once, in primary-key order (the locking policy).
+        for match in services.lock_matches(match_ids):
+            if match.status == MatchStatus.ACTIVE:  # checked again under the lock
+                _take_seat_away(match, user)
+                affected.append(match.pk)
         return _record(
             moderator, Kind.DEACTIVATE_USER, reason, user=user, details={"matches": affected}
         )
 
 
 def _take_seat_away(match: Match, user) -> None:
-    match = services.lock_match(match)
+    """Called with the match locked."""
     seats = services.seats_of(match)
     seat = next(s for s in seats if s.user_id == user.pk)
     game = registry.get(match.game_key)
-    if services.loses_on_time(match):
-        services.lose_on_time(match, seats, seat, {"reason": "deactivated"})
+    if clock.loses_on_time(match):
+        timeouts.lose_on_time(match, seats, seat, {"reason": "deactivated"})
         return
     seat.status = SeatStatus.BOT
     seat.save(update_fields=["status"])
     match.save(update_fields=["updated_at"])
     if bots.bot_seats_to_act(match, game, seats):
         services.queue_bots_after_commit(match, game, seats)
+
+
+def resend_emails(moderator, rows: list[Notification], reason: str) -> list[ModerationAction]:
+    """Several at once from the desk: all of them, or none if one changed meanwhile."""
+    if not rows:
+        raise ServiceError(_("None of the selected emails has failed."))
+    with transaction.atomic():
+        return [resend_email(moderator, row, reason) for row in rows]
+
+
+def resend_email(moderator, row: Notification, reason: str) -> ModerationAction:
+    """Send a failed email again: whether it left the first time was unknown,
+    or every try failed; a moderator who checked decides it should go."""
+    _require(moderator, "games.resend_email")
+    reason = _reason(reason)
+    with transaction.atomic():
+        if not notifications.resend(row):
+            raise Conflict(_("Only a failed email can be sent again."))
+        return _record(
+            moderator,
+            Kind.RESEND_EMAIL,
+            reason,
+            match=row.match,
+            user=row.user,
+            details={"notification": row.pk, "kind": row.kind, "last_error": row.last_error},
+        )

@@ -1,16 +1,22 @@
 """Notifications: outbox rows written with the change that causes them, then
 delivered by a worker that records the outcome.
 
-A row exists once per (user, match, kind, version, tag). Its status says what
-happens to it: ``pending`` rows are emailed now, ``digest`` rows wait for the
-daily digest, ``skipped`` rows are only shown in the app (the player chose
-"never", or was looking at the match a moment ago).
+A row exists once per (user, match, kind, version, tag), and at most one
+unread row per (user, match, kind): a new event of a kind already waiting to
+be read updates that row (``queue``). Its status says what happens to it:
+``pending`` rows are emailed now, ``digest`` rows wait for the daily digest,
+``skipped`` rows are only shown in the app (the player chose "never", or was
+looking at the match a moment ago).
 
-Delivery claims a row (``sending``, committed) before talking to the mail
-server and marks it ``sent`` after. A task that is retried after a worker died
-finds the row already claimed and does not send again, so no email goes out
-twice; a claim left behind by a worker that died before sending is reported
-as ``failed`` by ``release_stuck_claims`` for a moderator to look at.
+After the commit a pending row is handed to the broker; if that hand-over is
+lost, the outbox relay (``games.outbox``) hands it over again. Delivery claims
+the row (``sending``, committed) before talking to the mail server and
+records the outcome after, each change conditional on the claim it expects:
+a retried or duplicated task finds the row already claimed and does not send
+again, so no email goes out twice. A failed send is retried with back-off for
+about a day, then marked ``failed`` for moderators, who can send it again. A
+claim left behind by a worker that died mid-send is reported as ``failed``
+by ``release_stuck_claims``, because whether that email left is unknown.
 """
 
 from __future__ import annotations
@@ -24,17 +30,28 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Delivery
-from games.models import DeliveryStatus, Match, Notification, NotificationKind
+from games import outbox
+from games.models import (
+    DeliveryStatus,
+    Match,
+    MatchStatus,
+    Notification,
+    NotificationKind,
+    Seat,
+    pending_undo,
+    undo_judges,
+)
+from games.moments import local_moment
 
 logger = logging.getLogger(__name__)
 
 RECENTLY_VIEWED = timedelta(minutes=5)
-STUCK_AFTER = timedelta(minutes=15)
 UNSUBSCRIBE_SALT = "smoki.unsubscribe"
+DELIVER_NOTIFICATION = "games.tasks.deliver_notification"
 
 # Which profile preference governs each kind.
 PREFERENCE_FIELD = {
@@ -45,7 +62,10 @@ PREFERENCE_FIELD = {
     NotificationKind.MATCH_FINISHED: "email_match_events",
     NotificationKind.INVITATION: "email_invitation",
     NotificationKind.MODERATION: "email_match_events",
+    # Asked while it is the judge's turn to move: as urgent as "your turn".
+    NotificationKind.UNDO_REQUEST: "email_your_turn",
 }
+UNDO_TAG = "undo-"  # + the asking seat's index: the tag says who asks
 
 
 def queue(
@@ -58,27 +78,57 @@ def queue(
     seat=None,
     surely_new: bool = False,
 ):
-    """Write one outbox row (once) inside the caller's transaction and deliver
-    it after the commit. Returns the row, or None if it already existed.
+    """Write the outbox row for this event inside the caller's transaction and
+    deliver it after the commit. Returns the row, or None if the event was
+    already notified.
 
-    ``surely_new`` skips the look-up when the caller holds the match lock and
-    has just bumped the version, so no row with this key can exist yet.
+    One unread row per (user, match, kind): thirty opponent moves leave one
+    unread "your turn", brought up to date each time (version, tag, time,
+    unread, and a new delivery: its email is about the new turn) rather than
+    thirty rows. Once read, the next event starts a new row; read rows are
+    the history. The unread row is locked (``FOR UPDATE``) while it is
+    updated: callers hold the match lock (or, for an invitation, settled the
+    race on the invitation's key), so this is the locking policy's step 3,
+    and the partial unique constraint ``notification_one_unread`` guards it.
+
+    ``surely_new``: the caller holds the match lock and has just bumped the
+    version, so no row with this exact key can exist yet (one query fewer).
     """
     if user is None or not user.is_active:
         return None
     version = match.version if version is None else version
+    if (
+        not surely_new
+        and Notification.objects.filter(
+            user=user, match=match, kind=kind, version=version, tag=tag
+        ).exists()
+    ):
+        return None
     status = initial_status(user, kind, seat)
-    key = {"user": user, "match": match, "kind": kind, "version": version, "tag": tag}
-    if surely_new:
-        notification = Notification.objects.create(**key, status=status)
+    now = timezone.now()
+    fields = {
+        "version": version,
+        "tag": tag,
+        "status": status,
+        "next_attempt_at": now + outbox.relay_after() if status == DeliveryStatus.PENDING else None,
+    }
+    unread = (
+        Notification.objects.select_for_update(of=("self",))
+        .filter(user=user, match=match, kind=kind, read_at__isnull=True)
+        .first()
+    )
+    if unread is None:
+        notification = Notification.objects.create(user=user, match=match, kind=kind, **fields)
+    elif unread.version > version:
+        return None  # a later event of this kind is already waiting to be read
     else:
-        notification, created = Notification.objects.get_or_create(
-            **key, defaults={"status": status}
-        )
-        if not created:
-            return None
+        fields.update(created_at=now, attempts=0, claimed_at=None, sent_at=None, last_error="")
+        Notification.objects.filter(pk=unread.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(unread, name, value)
+        notification = unread
     if status == DeliveryStatus.PENDING:
-        transaction.on_commit(lambda: _deliver_later(notification.pk))
+        outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
     return notification
 
 
@@ -96,12 +146,6 @@ def initial_status(user, kind: str, seat=None) -> str:
     if preference == Delivery.DIGEST:
         return DeliveryStatus.DIGEST
     return DeliveryStatus.PENDING
-
-
-def _deliver_later(notification_id: int) -> None:
-    from games.tasks import deliver_notification
-
-    deliver_notification.delay(notification_id)
 
 
 # -- Delivery ------------------------------------------------------------------
@@ -126,45 +170,133 @@ def claim(notification_id: int) -> Notification | None:
 
 
 def deliver(notification_id: int) -> str:
-    """Send one notification's email exactly once. Returns the final status.
+    """Send one notification's email at most once. Returns what happened.
 
-    Raises the mail error after putting the row back to ``pending`` so the
-    task can retry; after ``MAX_ATTEMPTS`` the row is ``failed``.
+    Never raises for a mail error: the row records it and waits for its next
+    try (``next_attempt_at``, picked up by the relay), or is ``failed`` after
+    ``max_attempts()``. Every outcome is written only if the row is still
+    under this claim, so a claim released meanwhile is never undone.
     """
     row = claim(notification_id)
     if row is None:
         return "nothing to do"
+    if no_longer_true(row):
+        _settle(row, status=DeliveryStatus.SKIPPED, last_error=NO_LONGER_TRUE)
+        return DeliveryStatus.SKIPPED
     try:
         build_email(row).send()
     except Exception as error:
-        failed_for_good = row.attempts >= MAX_ATTEMPTS
-        row.status = DeliveryStatus.FAILED if failed_for_good else DeliveryStatus.PENDING
-        row.last_error = f"{type(error).__name__}: {error}"[:2000]
-        row.save(update_fields=["status", "last_error"])
-        if failed_for_good:
-            logger.error("notification %s failed for good: %s", row.pk, row.last_error)
-            return row.status
-        raise
-    row.status = DeliveryStatus.SENT
-    row.sent_at = timezone.now()
-    row.save(update_fields=["status", "sent_at"])
-    return row.status
+        return _record_failure(row, f"{type(error).__name__}: {error}"[:2000])
+    now = timezone.now()
+    # Sent is true even if the claim was released as stuck meanwhile.
+    Notification.objects.filter(
+        pk=row.pk,
+        claimed_at=row.claimed_at,
+        status__in=[DeliveryStatus.SENDING, DeliveryStatus.FAILED],
+    ).update(status=DeliveryStatus.SENT, sent_at=now, last_error="", next_attempt_at=None)
+    return DeliveryStatus.SENT
 
 
-MAX_ATTEMPTS = 5
+NO_LONGER_TRUE = "Not sent: the turn it was about had ended before it could be delivered."
+
+
+def no_longer_true(row: Notification) -> bool:
+    """A "your turn" or reminder email about a turn that is over would mislead, and
+    so would a request to take back a move that was already answered."""
+    match = row.match
+    if row.kind == NotificationKind.UNDO_REQUEST:
+        return undo_request_asker(row) is None
+    if row.kind not in (NotificationKind.YOUR_TURN, NotificationKind.REMINDER):
+        return False
+    return match.status != MatchStatus.ACTIVE or match.version != row.version
+
+
+def undo_request_asker(row: Notification) -> int | None:
+    """The seat whose request this row is about, while it still waits for this
+    player's answer; None once it is answered, withdrawn by a move, or over."""
+    request = pending_undo(row.match)
+    if request is None or row.tag != f"{UNDO_TAG}{request['seat']}":
+        return None
+    if row.version != request["seq"]:
+        return None
+    seats = list(row.match.seats.all())
+    mine = next((s.index for s in seats if s.user_id == row.user_id), None)
+    if mine not in undo_judges(seats, request["seat"]) or mine in request["agreed"]:
+        return None
+    return request["seat"]
+
+
+def _settle(row: Notification, **fields) -> bool:
+    """Write the outcome of this claim, only if the row is still under it."""
+    return bool(
+        Notification.objects.filter(
+            pk=row.pk, status=DeliveryStatus.SENDING, claimed_at=row.claimed_at
+        ).update(**fields)
+    )
+
+
+def _record_failure(row: Notification, error: str) -> str:
+    if row.attempts >= max_attempts():
+        status, next_at = DeliveryStatus.FAILED, None
+        logger.error("notification %s failed for good: %s", row.pk, error)
+    else:
+        status, next_at = DeliveryStatus.PENDING, timezone.now() + retry_delay(row.attempts)
+        logger.warning("notification %s attempt %s failed: %s", row.pk, row.attempts, error)
+    if not _settle(row, status=status, last_error=error, next_attempt_at=next_at):
+        logger.warning("notification %s: claim released meanwhile, left as it is", row.pk)
+    return status
+
+
+def max_attempts() -> int:
+    return settings.SMOKI["EMAIL_ATTEMPTS"]
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Back-off after the ``attempts``-th failure: doubling from
+    ``RETRY_BASE_SECONDS`` up to ``RETRY_MAX_SECONDS``. With the defaults
+    (1 minute, 1 hour, 30 attempts) an email keeps trying for about a day."""
+    base = settings.SMOKI["RETRY_BASE_SECONDS"]
+    cap = settings.SMOKI["RETRY_MAX_SECONDS"]
+    return timedelta(seconds=min(cap, base * 2 ** min(attempts - 1, 30)))
 
 
 def release_stuck_claims(now=None) -> int:
-    """Claims older than STUCK_AFTER belong to a worker that died mid-send: the
+    """Claims older than ``STUCK_AFTER_SECONDS`` (15 minutes) belong to a worker that died mid-send: the
     email may or may not have left, so it is not sent again but marked failed
-    for a moderator to see."""
+    for a moderator to see. The same holds for a digest whose rows were
+    claimed but never recorded as sent."""
     now = now or timezone.now()
-    return Notification.objects.filter(
-        status=DeliveryStatus.SENDING, claimed_at__lt=now - STUCK_AFTER
+    stuck = now - timedelta(seconds=settings.SMOKI["STUCK_AFTER_SECONDS"])
+    released = Notification.objects.filter(
+        status=DeliveryStatus.SENDING, claimed_at__lt=stuck
     ).update(
         status=DeliveryStatus.FAILED,
         last_error="The worker stopped while sending; the email may not have been delivered.",
+        next_attempt_at=None,
     )
+    released += Notification.objects.filter(
+        status=DeliveryStatus.IN_DIGEST, sent_at__isnull=True, claimed_at__lt=stuck
+    ).update(
+        status=DeliveryStatus.FAILED,
+        last_error="The worker stopped while sending the daily digest; "
+        "it may not have been delivered.",
+        next_attempt_at=None,
+    )
+    return released
+
+
+def resend(row: Notification) -> bool:
+    """A moderator sends a failed email again: back to ``pending`` with a fresh
+    count of attempts, handed over after the commit. False if it was not failed."""
+    changed = Notification.objects.filter(pk=row.pk, status=DeliveryStatus.FAILED).update(
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        claimed_at=None,
+        next_attempt_at=timezone.now() + outbox.relay_after(),
+    )
+    if changed:
+        outbox.hand_over_after_commit(DELIVER_NOTIFICATION, row.pk)
+    return bool(changed)
 
 
 # -- Building messages ----------------------------------------------------------
@@ -206,6 +338,9 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
 
 
 def make_message(user, subject, text, html, unsubscribe_url, ref) -> EmailMultiAlternatives:
+    # A header is one line: a name saved before names were checked must not
+    # break the message.
+    subject = " ".join(subject.split())
     message = EmailMultiAlternatives(
         subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + subject,
         body=text,
@@ -223,17 +358,12 @@ def make_message(user, subject, text, html, unsubscribe_url, ref) -> EmailMultiA
 def message_context(row: Notification) -> dict:
     """Subject and sentences for one notification, in the active language and zone."""
     from games.engine import registry
-    from games.selectors import seat_name
 
     match = row.match
     title = registry.get(match.game_key).title
     url = absolute(reverse("match_detail", args=[match.pk]))
     what = {"game": title, "id": match.pk}
-    deadline = (
-        formats.date_format(timezone.localtime(match.deadline), "DATETIME_FORMAT")
-        if match.deadline
-        else ""
-    )
+    deadline = local_moment(match.deadline)
     lines: list[str] = []
     if row.kind == NotificationKind.YOUR_TURN:
         subject = _("Your turn in %(game)s #%(id)s") % what
@@ -258,7 +388,24 @@ def message_context(row: Notification) -> dict:
         lines.append(_("%(game)s #%(id)s is over. Final standings:") % what)
         for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
             score = "" if seat.score is None else f" ({seat.score})"
-            lines.append(f"{seat.rank}. {seat_name(seat)}{score}")
+            lines.append(f"{seat.rank}. {seat.display_name}{score}")
+    elif row.kind == NotificationKind.UNDO_REQUEST:
+        seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
+        asker = next((s for s in match.seats.all() if s.index == seat_index), None)
+        who = asker.player_name if asker else "?"
+        subject = _("%(who)s asks to take back a move in %(game)s #%(id)s") % {
+            **what,
+            "who": who,
+        }
+        lines.append(
+            _(
+                "%(who)s asks to take back their last move in %(game)s #%(id)s. "
+                "Nothing new was revealed since; the move is taken back only if every "
+                "other player agrees."
+            )
+            % {**what, "who": who}
+        )
+        lines.append(_("Agree or refuse on the match page or in your notifications."))
     elif row.kind == NotificationKind.MODERATION:
         subject = _("A moderator changed %(game)s #%(id)s") % what
         lines.append(
@@ -274,7 +421,7 @@ def message_context(row: Notification) -> dict:
 
 def describe_timeout(match: Match, user) -> str:
     seat = match.seats.filter(user=user).first()
-    from games.services import loses_on_time
+    from games.clock import loses_on_time
 
     if loses_on_time(match):
         return str(_("Under this match's rules that is a loss on time."))
@@ -284,3 +431,17 @@ def describe_timeout(match: Match, user) -> str:
         _("A bot made the move for you. Missed deadlines so far: %(n)s of 3.")
         % {"n": seat.strikes if seat else 0}
     )
+
+
+# -- Read and seen ------------------------------------------------------------
+
+
+def record_visit(match: Match, user) -> None:
+    """The player opened the match page: no "your turn" email for a few minutes.
+    Background polls do not count, so a forgotten tab does not silence email."""
+    if user is not None and user.is_authenticated:
+        Seat.objects.filter(match=match, user=user).update(last_seen_at=timezone.now())
+
+
+def mark_notifications_read(user) -> None:
+    Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())

@@ -15,12 +15,31 @@ A presenter module must define all of:
 - ``action_steps(action, view) -> list[(key, label)]``: the clicks that build
   an action (pick a die, then a knight...). The web layer turns the legal
   actions into a tree of such choices, so no game needs its own forms.
+
+Optional, with a default here (``hook(module, name)`` finds either):
+
+- ``final_summary(result, names) -> dict`` (reason, columns, cells): why the match ended and
+  the score broken down by the game's scoring, for the end-of-match banner;
+  ``result`` is the stored ``Result.to_json()`` (ranks, scores, details), so
+  it sees everything, which is public once the match is over. The default
+  shows the plain score when the game keeps one.
+- ``describe_board(view, names) -> list[str]``: the position in words (every
+  piece, place, die and score), shown under the board for screen readers
+  and anyone who prefers text; it sees only the viewer's ``view``. The
+  conformance kit (``tests/conformance/test_board_words.py``) requires a
+  non-empty one of every game, free of other seats' secrets.
+- ``PIECE_SELECTOR``: the CSS selector of a piece on the board (a knight, a
+  hero, a card). The phone test (tests/e2e/test_e2e_phone.py) measures every
+  piece it finds at 390 px and at a desktop's width: each must be at least
+  24 px both ways, to be read and tapped. A game without one fails that test.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 
 from games.engine import registry
 
@@ -31,6 +50,40 @@ REQUIRED = (
     "describe_event",
     "action_steps",
 )
+
+
+def default_final_summary(result: dict, names: list[str]) -> dict:
+    """The score alone, when the game keeps one; nothing to break down otherwise.
+
+    A summary is a dict: ``reason`` (one sentence: why the game ended, or ""),
+    ``columns`` (headings of the score breakdown, the total last) and
+    ``cells`` (per seat, one string per column).
+    """
+    scores = result.get("scores") or []
+    if not any(score is not None for score in scores):
+        return {"reason": "", "columns": [], "cells": [[] for _name in names]}
+    return {
+        "reason": "",
+        "columns": [str(_("Score"))],
+        "cells": [["" if score is None else str(score)] for score in scores],
+    }
+
+
+def default_describe_board(view: dict, names: list[str]) -> list[str]:
+    """Nothing beyond the board's own text alternative (its SVG title and labels)."""
+    return []
+
+
+OPTIONAL = {
+    "final_summary": default_final_summary,
+    "describe_board": default_describe_board,
+    "PIECE_SELECTOR": None,
+}
+
+
+def hook(module, name: str):
+    """The presenter's optional hook ``name``, or the site's default for it."""
+    return getattr(module, name, OPTIONAL[name])
 
 
 def get(game_key: str):

@@ -15,6 +15,7 @@ MODERATOR_PERMISSIONS = [
     ("games", "view_move"),
     ("games", "view_invitation"),
     ("games", "view_notification"),
+    ("games", "resend_email"),
     ("games", "view_chatmessage"),
     ("games", "moderate_chat"),
     ("games", "view_report"),
@@ -35,3 +36,13 @@ def ensure_moderator_group(**kwargs) -> Group:
     ]
     group.permissions.set(permissions)
     return group
+
+
+def is_moderator(user) -> bool:
+    """A member of the moderator group (or a superuser). Staff status alone
+    is not enough: it only opens the admin, not private matches."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return user.is_superuser or (
+        user.is_staff and user.groups.filter(name=MODERATOR_GROUP).exists()
+    )

@@ -6,30 +6,42 @@ template; private events are filtered here, per viewer.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import chat, i18n, presenters
+from accounts.selectors import preferences
+from games import chat, i18n, presenters, roles
 from games.engine import registry
-from games.engine.replay import MODERATION
+from games.engine.replay import MODERATION, is_moderation, is_opening
 from games.models import (
     TIME_PER_MOVE_CHOICES,
     ActorKind,
+    Invitation,
     Match,
     MatchStatus,
     Move,
     Notification,
     Seat,
+    SeatStatus,
+    TimeoutPolicy,
     Visibility,
+    pending_undo,
+    undo_judges,
 )
 
 LOG_TAIL = 30
+MAX_ID = 2**63 - 1  # the largest primary key a BigAutoField holds
 
 
 def seat_of(match: Match, user) -> Seat | None:
@@ -42,37 +54,124 @@ def seat_of(match: Match, user) -> Seat | None:
 
 
 def can_view(match: Match, user, token: str | None = None) -> bool:
+    """Who may look at a match, on every page (match, panel, log, verify, JSON).
+
+    Public matches: anyone. Private ones: their players and moderators; and,
+    while the match is still gathering players, whoever holds its invite
+    link or a personal invitation, so they can look before joining. Once it
+    starts an invitation grants nothing more (it can no longer be used to
+    join), and an invited spectator would see a private match's play.
+    """
     if match.visibility == Visibility.PUBLIC:
         return True
-    if token and token == match.invite_token:
+    gathering = match.status == MatchStatus.OPEN
+    if gathering and token and secrets.compare_digest(token.encode(), match.invite_token.encode()):
         return True
     if user is None or not user.is_authenticated:
         return False
-    if user.is_staff:
+    if roles.is_moderator(user) or seat_of(match, user) is not None:
         return True
-    return seat_of(match, user) is not None or match.invitations.filter(invited_user=user).exists()
+    return gathering and match.invitations.filter(invited_user=user).exists()
+
+
+def stamp_for(pk: int, user, token: str | None = None, user_id=None) -> str | None:
+    """The match's stamp if this person may look at it, else None: the poll's
+    cheap check, one query by primary key reading neither the state nor the
+    seats nor the profile.
+
+    Access is decided as ``can_view`` decides it. A public match (or the
+    invitation link's token) needs nothing more, not even the user (``user``
+    is loaded lazily and is not touched). ``user_id``, the id the session
+    names, lets the same query ask whether that user holds a seat or an
+    invitation; it counts only for a private match and only once the
+    authenticated ``user`` is loaded and is that user. Moderators are asked
+    about only when they hold neither.
+    """
+    queryset = Match.objects.filter(pk=pk)
+    extra: tuple[str, ...] = ()
+    if user_id is not None:
+        queryset = _with_access(queryset, user_id)
+        extra = ("seated", "invited")
+    row = queryset.values(*Match.STAMP_FIELDS, "visibility", "invite_token", *extra).first()
+    if row is None:
+        return None
+    gathering = row["status"] == MatchStatus.OPEN
+    public = row["visibility"] == Visibility.PUBLIC or bool(
+        gathering and token and secrets.compare_digest(token.encode(), row["invite_token"].encode())
+    )
+    if not public and not _may_see_private(pk, user, user_id, row, gathering):
+        return None
+    return Match.stamp_of(*(row[name] for name in Match.STAMP_FIELDS))
+
+
+def _with_access(queryset, user_id):
+    """Whether the user holds a seat in, or an invitation to, each match."""
+    return queryset.annotate(
+        seated=Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=user_id)),
+        invited=Exists(Invitation.objects.filter(match=OuterRef("pk"), invited_user_id=user_id)),
+    )
+
+
+def _may_see_private(pk: int, user, user_id, row: dict, gathering: bool) -> bool:
+    """As ``can_view``: players, moderators, and invited users while the match
+    gathers players."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user_id is None or str(user.pk) != str(user_id):
+        row = _with_access(Match.objects.filter(pk=pk), user.pk).values(
+            "seated", "invited"
+        ).first() or {"seated": False, "invited": False}
+    return bool(row["seated"] or (gathering and row["invited"]) or roles.is_moderator(user))
+
+
+def _load_match(pk: int, user) -> Match | None:
+    """The match with its seats, players and profiles in one query (the seats
+    joined to their match). For a signed-in user the same query brings what
+    the panel and the page's top bar show of their other matches: the most
+    urgent match waiting for them and the unread-notification count, each a
+    subquery on an index, whatever the number of matches they have."""
+    if not 0 < pk <= MAX_ID:  # no such row; and a database cannot even compare it
+        return None
+    seats = Seat.objects.select_related("match", "user__profile").filter(match_id=pk)
+    if user is not None and user.is_authenticated:
+        seats = seats.annotate(
+            next_waiting_pk=Subquery(
+                Match.objects.filter(status=MatchStatus.ACTIVE, waiting_on=user)
+                .exclude(pk=pk)
+                .order_by("deadline")
+                .values("pk")[:1]
+            ),
+            unread=RawSQL(UNREAD_COUNT_SQL, [user.pk]),
+        )
+    rows = list(seats.order_by("index"))
+    if not rows:
+        return Match.objects.filter(pk=pk).first()
+    match = rows[0].match
+    for seat in rows:
+        seat.match = match
+    if user is not None and user.is_authenticated:
+        match.next_waiting_pk = rows[0].next_waiting_pk
+        match.unread_count = rows[0].unread
+    _remember_seats(match, rows)
+    return match
+
+
+def _remember_seats(match: Match, seats: list[Seat]) -> None:
+    """``match.seats.all()`` answers from ``seats`` (as a prefetch would)."""
+    match._prefetched_objects_cache = {}
+    queryset = match.seats.get_queryset()  # lazy: nothing is read here
+    queryset._result_cache = list(seats)
+    queryset._prefetch_done = True
+    match._prefetched_objects_cache["seats"] = queryset
 
 
 def get_match_for(pk: int, user, token: str | None = None) -> Match:
     """The match if this person may look at it; 404 otherwise (private matches
     are not even admitted to exist)."""
-    match = (
-        Match.objects.select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
-        .filter(pk=pk)
-        .first()
-    )
+    match = _load_match(pk, user)
     if match is None or not can_view(match, user, token):
         raise Http404("No such match.")
     return match
-
-
-def seat_name(seat: Seat) -> str:
-    if seat.user_id is None:
-        return _("Bot %(n)s") % {"n": seat.index + 1}
-    profile = getattr(seat.user, "profile", None)
-    name = profile.name if profile else seat.user.username
-    return f"{name} (bot)" if seat.played_by_bot else name
 
 
 @dataclass
@@ -113,7 +212,9 @@ def visible_events(events: list[dict], viewer: int | None) -> list[dict]:
 
 
 def describe_moderation(event: dict, names: list[str]) -> str:
-    """A moderator's entry in the log, in words players understand."""
+    """A moderator's or a player's own out-of-game entry in the log, in words players
+    understand. ``names`` are the players' own names (``Seat.player_name``): the entry
+    tells what the player did or what was done to their seat, not who plays it now."""
     op = event.get("op")
     seat = event.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
@@ -125,6 +226,13 @@ def describe_moderation(event: dict, names: list[str]) -> str:
         "reinstate": _("A moderator gave %(who)s's seat back to them.") % {"who": who},
         "adjudicate": _("A moderator decided the result."),
         "undo": _("A moderator took back the last %(n)s moves.") % {"n": event.get("count")},
+        "resign": {
+            "bot": _("%(who)s resigned; a bot plays on."),
+            "loss": _("%(who)s resigned and lost the match."),
+        }.get(event.get("then"), _("%(who)s resigned."))
+        % {"who": who},
+        "agreed_undo": _("%(who)s took back their last move, as the other players agreed.")
+        % {"who": who},
     }
     return str(sentences.get(op, _("A moderator changed the match.")))
 
@@ -136,37 +244,125 @@ def _log_who(move: Move, names: list[str], sentences_name_the_actor: bool) -> st
     if move.seat is None or move.seat >= len(names):
         return str(_("Moderator"))
     if move.actor_kind == ActorKind.PLAYER:
+        if is_moderation(move.action):
+            return ""  # resigning or an agreed undo: the sentence names the player
         return "" if sentences_name_the_actor else names[move.seat]
     return f"{names[move.seat]} ({ActorKind(move.actor_kind).label})"
 
 
+LOG_CACHE_SECONDS = 6 * 3600
+
+
 def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
+    """The log as ``viewer`` may read it, in the active language.
+
+    A move's row never changes (the log is append-only), so its words for a
+    given viewer, language and seat names are kept in the shared cache: the
+    panel's last 30 lines are described once, not again on every move and
+    poll. The key holds the viewer's seat, so no seat is ever shown words
+    made from another seat's private events.
+    """
     presenter = presenters.get(match.game_key)
+    moves = list(moves)
+    names_tag = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+    prefix = f"log:{match.pk}:{viewer}:{get_language()}:{names_tag}:"
+    found = cache.get_many([f"{prefix}{move.seq}" for move in moves]) if moves else {}
+    fresh = {}
     lines = []
+    player_names = None  # read once, only when the log holds an out-of-game entry
     for move in moves:
-        line = LogLine(
-            seq=move.seq,
-            who=_log_who(move, names, presenter.SENTENCES_NAME_THE_ACTOR),
-            actor_kind=move.actor_kind,
-            created_at=move.created_at,
+        key = f"{prefix}{move.seq}"
+        words = found.get(key)
+        if words is None:
+            sentences = []
+            for event in visible_events(move.events, viewer):
+                if event.get("type") == MODERATION:
+                    if player_names is None:
+                        player_names = [
+                            seat.player_name
+                            for seat in match.seats.select_related("user__profile").order_by(
+                                "index"
+                            )
+                        ]
+                    sentences.append(describe_moderation(event, player_names))
+                else:
+                    sentences.append(str(presenter.describe_event(event, names)))
+            words = fresh[key] = (
+                _log_who(move, names, presenter.SENTENCES_NAME_THE_ACTOR),
+                sentences,
+            )
+        lines.append(
+            LogLine(
+                seq=move.seq,
+                who=words[0],
+                actor_kind=move.actor_kind,
+                created_at=move.created_at,
+                sentences=list(words[1]),
+            )
         )
-        for event in visible_events(move.events, viewer):
-            if event.get("type") == MODERATION:
-                line.sentences.append(describe_moderation(event, names))
-            else:
-                line.sentences.append(presenter.describe_event(event, names))
-        lines.append(line)
+    if fresh:
+        cache.set_many(fresh, LOG_CACHE_SECONDS)
     return lines
 
 
-def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, Any]:
+def undoable_seat(match: Match, last: Move | None) -> int | None:
+    """The seat that may ask to take back ``last``, judged from the log alone
+    (``games.safety`` also checks, when asked, that no randomness was used)."""
+    if match.status != MatchStatus.ACTIVE or last is None:
+        return None
+    if last.actor_kind != ActorKind.PLAYER or last.seat is None:
+        return None
+    if is_opening(last.action) or is_moderation(last.action):
+        return None
+    if any(event.get("private_to") is not None for event in last.events):
+        return None
+    if registry.get(match.game_key).public_action(last.action) != last.action:
+        return None
+    return last.seat
+
+
+def _safety(match: Match, seats, me, names, last) -> dict[str, Any]:
+    """Resigning and taking back a move: what this viewer may do or answer now."""
+    playing = me is not None and me.status == SeatStatus.PLAYING and not match.is_over
+    request = pending_undo(match)
+    context: dict[str, Any] = {
+        "can_resign": playing,
+        "resign_loses": match.timeout_policy == TimeoutPolicy.LOSS,
+        "undo_request": None,
+        "can_ask_undo": False,
+    }
+    if request is not None:
+        judges = undo_judges(seats, request["seat"])
+        context["undo_request"] = {
+            "asker": names[request["seat"]],
+            "mine": me is not None and me.index == request["seat"],
+            "to_answer": playing and me.index in judges and me.index not in request["agreed"],
+        }
+    elif playing:
+        context["can_ask_undo"] = undoable_seat(match, last) == me.index
+    return context
+
+
+def confirms_moves(user, touch: bool) -> bool:
+    """Whether this player's last click of a move first asks to confirm it.
+
+    By the profile's preference; "auto" means on a touch screen (the page
+    tells by a cookie its script sets), where a mis-tap is easy.
+    """
+    preference = preferences(user)["confirm_moves"] if user.is_authenticated else "auto"
+    return preference == "always" or (preference == "auto" and touch)
+
+
+def match_panel(
+    match: Match, user, path: list[str] | None = None, touch: bool = False
+) -> dict[str, Any]:
     """Everything the match panel shows this person, computed from ``view``."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     seats = list(match.seats.all())
     me = seat_of(match, user)
     viewer = me.index if me is not None else None
-    names = [seat_name(seat) for seat in sorted(seats, key=lambda s: s.index)]
+    names = [seat.display_name for seat in sorted(seats, key=lambda s: s.index)]
     context: dict[str, Any] = {
         "match": match,
         "game": game,
@@ -210,15 +406,87 @@ def match_panel(match: Match, user, path: list[str] | None = None) -> dict[str, 
     if context["my_turn"] and me.status == "playing":
         legal = game.legal_actions(match.state, viewer)
         context["choices"] = presenters.choice_level(legal, view, presenter, path or [])
+        if confirms_moves(user, touch):
+            # The last click leads to a confirmation instead of posting the move.
+            for choice in context["choices"].choices:
+                choice.action_json = None
     context["board_template"] = presenter.BOARD_TEMPLATE
     # The board may draw the current choices where they happen (cells to click).
     context["board"] = presenter.board_context(view, viewer, names, context["choices"])
+    context["board_text"] = presenters.hook(presenter, "describe_board")(view, names)
+    if match.is_over and match.result:
+        context["final"] = final_banner(match, seats, names, presenter, viewer)
+        context["rematch"] = (
+            match.rematches.exclude(status=MatchStatus.ABORTED).order_by("-pk").first()
+        )
+        context["can_rematch"] = (
+            me is not None and not me.is_bot and match.status == MatchStatus.FINISHED
+        )
     recent = list(Move.objects.filter(match=match).order_by("-seq")[:LOG_TAIL])[::-1]
     context["log"] = log_lines(match, names, viewer, recent)
+    context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
     context["log_truncated"] = match.version > len(recent)
     if me is not None and not context["my_turn"]:
-        context["next_waiting"] = next_match_waiting(user, exclude=match.pk)
+        if hasattr(match, "next_waiting_pk"):  # read with the match (``_load_match``)
+            pk = match.next_waiting_pk
+            context["next_waiting"] = Match(pk=pk) if pk is not None else None
+        else:
+            context["next_waiting"] = next_match_waiting(user, exclude=match.pk)
+    if hasattr(match, "unread_count"):
+        context["unread_notifications"] = match.unread_count
     return context
+
+
+@dataclass
+class FinalRow:
+    rank: int | None
+    name: str
+    is_me: bool
+    dropped: bool
+    cells: list[str]
+
+
+@dataclass
+class FinalBanner:
+    headline: str
+    reason: str
+    columns: list[str]
+    rows: list[FinalRow]
+
+
+def final_banner(
+    match: Match, seats: list[Seat], names: list[str], presenter, viewer
+) -> FinalBanner:
+    """Who won and why, and every seat's score broken down by the game's scoring."""
+    result = match.result or {}
+    summary = presenters.hook(presenter, "final_summary")(result, names)
+    dropped = set(result.get("dropped", []))
+    n = len(names)
+    columns = [str(column) for column in summary.get("columns", [])]
+    given = list(summary.get("cells", []))
+    cells = given + [[] for _i in range(n - len(given))]
+    width = len(columns)
+    rows = [
+        FinalRow(
+            rank=seat.rank,
+            name=names[seat.index],
+            is_me=seat.index == viewer,
+            dropped=seat.index in dropped,
+            cells=(list(cells[seat.index]) + [""] * width)[:width],
+        )
+        for seat in seats
+    ]
+    rows.sort(key=lambda row: (row.rank is None, row.rank or 0))
+    winners = [row.name for row in rows if row.rank == 1]
+    if match.status != MatchStatus.FINISHED:
+        headline = str(_("The match was aborted."))
+    elif len(winners) == 1:
+        headline = str(_("%(name)s won.") % {"name": winners[0]})
+    elif winners:
+        headline = str(_("%(names)s share the win.") % {"names": ", ".join(winners)})
+    else:
+        headline = str(_("The match is over."))
+    return FinalBanner(headline, str(summary.get("reason", "")), columns, rows)
 
 
 def time_per_move_label(duration) -> str:
@@ -235,7 +503,7 @@ def option_rows(game, options: dict) -> list[tuple[str, str]]:
 
 def full_log(match: Match, user) -> list[LogLine]:
     me = seat_of(match, user)
-    names = [seat_name(seat) for seat in match.seats.all()]
+    names = [seat.display_name for seat in match.seats.all()]
     moves = Move.objects.filter(match=match).order_by("seq")
     return log_lines(match, names, me.index if me else None, moves)
 
@@ -262,7 +530,7 @@ def _row(match: Match, user=None) -> MatchRow:
     return MatchRow(
         match=match,
         title=game.title,
-        players=[seat_name(s) for s in seats],
+        players=[s.display_name for s in seats],
         my_turn=my_turn,
         free_seats=match.n_seats - len(seats),
         time_per_move=time_per_move_label(match.time_per_move),
@@ -280,6 +548,16 @@ def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
     if user is not None and user.is_authenticated:
         queryset = queryset.exclude(seats__user=user)
     return [_row(m) for m in _with_seats(queryset.order_by("-created_at")[:limit])]
+
+
+def live_public_matches(limit: int = 50) -> list[MatchRow]:
+    """Public matches in play, to watch: the most recently active first."""
+    queryset = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, visibility=Visibility.PUBLIC)
+        .defer("state", "options")
+        .order_by("-updated_at")[:limit]
+    )
+    return [_row(m) for m in _with_seats(queryset)]
 
 
 def my_matches(user) -> list[MatchRow]:
@@ -359,14 +637,59 @@ def public_log(match: Match) -> dict[str, Any]:
     }
 
 
+# Unread entries behind the bell: one per match and kind, however many moves.
+UNREAD_COUNT_SQL = (
+    "SELECT COUNT(*) FROM (SELECT DISTINCT match_id, kind FROM games_notification"
+    " WHERE user_id = %s AND read_at IS NULL) AS unread"
+)
+
+
 def unread_count(user) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+    """Unread entries behind the bell: one per match and kind, however many moves."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    return unread.values("match_id", "kind").distinct().count()
 
 
 def recent_notifications(user, limit: int = 50) -> list:
+    """The bell's list: one entry per match and kind, the newest, unread if any is.
+
+    A match has at most one unread row per kind (``notifications.queue``
+    updates it), plus the read ones of earlier turns: the player sees one
+    "your turn" per match, not thirty.
+    """
     from games import notifications
 
-    rows = list(Notification.objects.filter(user=user).select_related("match")[:limit])
+    rows = []
+    seen: dict[tuple[int, str], Notification] = {}
+    for row in Notification.objects.filter(user=user).select_related("match")[: limit * 4]:
+        key = (row.match_id, row.kind)
+        if key in seen:
+            if row.read_at is None:
+                seen[key].read_at = None
+            continue
+        seen[key] = row
+        rows.append(row)
+        if len(rows) == limit:
+            break
+    open_invitations = set(
+        Invitation.objects.filter(invited_user=user, match__status=MatchStatus.OPEN)
+        .exclude(match__seats__user=user)
+        .values_list("match_id", flat=True)
+    )
     for row in rows:
         row.text = notifications.message_context(row)["subject"]
+        row.can_answer = row.kind == "invitation" and row.match_id in open_invitations
+        # A request to take back a move is answered where it is listed, while it waits.
+        row.can_answer_undo = (
+            row.kind == "undo_request" and notifications.undo_request_asker(row) is not None
+        )
     return rows
+
+
+def due_match_ids(now, limit: int = 1000) -> list[int]:
+    """Active matches the sweep must look at now (uses the wake_at partial index)."""
+    return list(
+        Match.objects.filter(status=MatchStatus.ACTIVE, wake_at__isnull=False, wake_at__lte=now)
+        .order_by("wake_at")
+        .values_list("pk", flat=True)[:limit]
+    )

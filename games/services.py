@@ -1,245 +1,137 @@
-"""Every write to a match goes through here: players, bots, the clock, moderators.
+"""The move path: every change of a match's position goes through here.
 
-``submit_action`` is the road every move travels: one short transaction, the
-match row locked, the seat and the version checked, the pure rules applied,
-the new state saved with its version bumped and the move appended to the log.
-Follow-up work (bots, notifications) is queued with ``transaction.on_commit``
-so it only ever sees committed moves.
+``submit_action`` is the road every move travels, for players, bots, the clock
+and moderators: one short transaction, the match row locked, the seat and the
+version checked, the pure rules applied, the new state saved with its version
+bumped and the move appended to the log. Follow-up work (bots,
+notifications) is queued with ``transaction.on_commit`` so it only ever sees
+committed moves; tasks are queued by name, so this module never imports the
+task module (which imports it).
+
+The lobby (``games.lobby``), the clock's sweep (``games.timeouts``), chat,
+moderation and the accounts app's own writes live in their own modules and
+call in here.
 """
 
 from __future__ import annotations
 
-import secrets
-from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, i18n, notifications
+from games import bots, clock, i18n, notifications, outbox
 from games.engine import registry
-from games.engine.base import IllegalAction, resolve_options
-from games.engine.replay import OPENING
-from games.engine.rng import seed_hash
-from games.models import (
-    STRIKES_BEFORE_BOT,
-    ActorKind,
-    Invitation,
-    Match,
-    MatchStatus,
-    Move,
-    Notification,
-    NotificationKind,
-    Seat,
-    SeatStatus,
-    TimeoutPolicy,
-    Visibility,
+from games.engine.base import IllegalAction
+from games.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    StaleVersion,
+    TimeRanOut,
 )
+from games.models import ActorKind, Match, MatchStatus, Move, NotificationKind, Seat, SeatStatus
 
-
-class ServiceError(Exception):
-    """A refused request. ``status`` is the HTTP status a view answers with."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class Forbidden(ServiceError):
-    status = 403
-
-
-class Conflict(ServiceError):
-    status = 409
-
-
-class StaleVersion(Conflict):
-    """The player acted on a position that is no longer current."""
-
-
-# -- Creating, joining and starting matches ---------------------------------
-
-
-def create_match(
-    *,
-    user,
-    game_key: str,
-    n_seats: int,
-    options: dict[str, Any] | None = None,
-    visibility: str = Visibility.PUBLIC,
-    time_per_move: timedelta = timedelta(days=3),
-    time_bank: timedelta = timedelta(0),
-    time_bank_increment: timedelta = timedelta(0),
-    timeout_policy: str = TimeoutPolicy.BOT_STRIKES,
-) -> Match:
-    try:
-        game = registry.get(game_key)
-    except KeyError:
-        raise ServiceError(_("There is no such game.")) from None
-    if not game.min_players <= n_seats <= game.max_players:
-        raise ServiceError(
-            _("%(title)s is for %(min)d to %(max)d players.")
-            % {"title": game.title, "min": game.min_players, "max": game.max_players}
-        )
-    try:
-        options = resolve_options(game, options)
-    except IllegalAction as error:
-        raise ServiceError(i18n.refusal_text(error)) from None
-    refusal = game.validate_setup(n_seats, options)
-    if refusal:
-        raise ServiceError(i18n.translate(refusal))
-    if timeout_policy not in TimeoutPolicy.values:
-        raise ServiceError(_("Unknown timeout policy."))
-    if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
-        raise ServiceError(_("Loss on time is only for two-player matches."))
-    if min(time_per_move, time_bank, time_bank_increment) < timedelta(0):
-        raise ServiceError(_("Times cannot be negative."))
-    seed = secrets.token_hex(16)
-    with transaction.atomic():
-        match = Match.objects.create(
-            game_key=game.key,
-            rules_version=game.rules_version,
-            options=options,
-            n_seats=n_seats,
-            seed=seed,
-            seed_hash=seed_hash(seed),
-            visibility=visibility,
-            time_per_move=time_per_move,
-            time_bank=time_bank,
-            time_bank_increment=time_bank_increment,
-            timeout_policy=timeout_policy,
-            invite_token=secrets.token_urlsafe(12),
-            created_by=user,
-        )
-        Seat.objects.create(match=match, index=0, user=user)
-    return match
+PLAY_BOT_TURNS = "games.tasks.play_bot_turns"
 
 
 def lock_match(match: Match) -> Match:
+    """Lock one match row for a write (``FOR NO KEY UPDATE``: inserting its
+    moves, seats and chat messages elsewhere is not blocked)."""
     return Match.objects.select_for_update(no_key=True).get(pk=match.pk)
 
 
-def _require_open(match: Match) -> None:
-    if match.status != MatchStatus.OPEN:
-        raise Conflict(_("This match has already started or ended."))
+def lock_matches(match_ids) -> list[Match]:
+    """Lock several match rows in one statement, in ascending primary key.
 
-
-def join_match(*, user, match: Match, token: str | None = None) -> Seat:
-    """Take the next free seat. Private matches need an invitation or the link's token."""
-    with transaction.atomic():
-        match = lock_match(match)
-        _require_open(match)
-        if match.seats.filter(user=user).exists():
-            raise Conflict(_("You already have a seat in this match."))
-        if match.visibility == Visibility.PRIVATE and not (
-            (token and secrets.compare_digest(token, match.invite_token))
-            or match.invitations.filter(invited_user=user).exists()
-        ):
-            raise Forbidden(_("This match is private: you need an invitation."))
-        taken = match.seats.count()
-        if taken >= match.n_seats:
-            raise Conflict(_("This match is full."))
-        try:
-            seat = Seat.objects.create(match=match, index=taken, user=user)
-        except IntegrityError:
-            raise Conflict(_("That seat was just taken; try again.")) from None
-        if taken + 1 == match.n_seats:
-            _start(match)
-        else:
-            match.save(update_fields=["updated_at"])  # open pages see the new player
-    return seat
-
-
-def leave_match(*, user, match: Match) -> None:
-    """Give up a seat before the start. The last human to leave aborts the match."""
-    with transaction.atomic():
-        match = lock_match(match)
-        _require_open(match)
-        seat = match.seats.filter(user=user).first()
-        if seat is None:
-            raise Conflict(_("You have no seat in this match."))
-        seat.delete()
-        remaining = list(match.seats.order_by("index"))
-        if not any(s.user_id for s in remaining):
-            match.status = MatchStatus.ABORTED
-            match.finished_at = timezone.now()
-            match.save(update_fields=["status", "finished_at", "updated_at"])
-            return
-        for new_index, other in enumerate(remaining):
-            if other.index != new_index:
-                Seat.objects.filter(pk=other.pk).update(index=new_index)
-        match.save(update_fields=["updated_at"])
-
-
-def invite_user(*, user, match: Match, username: str) -> Invitation:
-    """Invite a player by username to a match that is still gathering players."""
-    User = get_user_model()
-    if not match.seats.filter(user=user).exists():
-        raise Forbidden(_("Only players in this match can invite others."))
-    _require_open(match)
-    invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
-    if invitee is None:
-        raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
-    if match.seats.filter(user=invitee).exists():
-        raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
-    with transaction.atomic():
-        invitation, created = Invitation.objects.get_or_create(
-            match=match, invited_user=invitee, defaults={"invited_by": user}
-        )
-        if created:
-            notifications.queue(invitee, match, NotificationKind.INVITATION, version=0)
-    return invitation
-
-
-def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
-    """The creator fills every empty seat with a bot; the match then starts."""
-    if level not in bots.LEVELS:
-        raise ServiceError(_("Unknown bot level."))
-    with transaction.atomic():
-        match = lock_match(match)
-        _require_open(match)
-        if match.created_by_id != user.pk:
-            raise Forbidden(_("Only the player who created the match can add bots."))
-        taken = match.seats.count()
-        for index in range(taken, match.n_seats):
-            Seat.objects.create(match=match, index=index, is_bot=True, bot_level=level)
-        _start(match)
-
-
-def _start(match: Match) -> None:
-    """Deal the game from the match's seed. Called inside the locking transaction."""
-    game = registry.get(match.game_key)
-    match.state = game.setup(match.n_seats, match.options, match.seed)
-    match.status = MatchStatus.ACTIVE
-    match.started_at = timezone.now()
-    match.version = 0
-    Move.objects.create(
-        match=match,
-        seq=0,
-        seat=None,
-        action={"type": OPENING},
-        events=game.opening_events(match.state),
-        actor_kind=ActorKind.GAME,
+    Every write that holds more than one match takes them in this order (see
+    the locking policy in docs/architecture.md), so two such writes sharing
+    matches wait for each other instead of deadlocking.
+    """
+    return list(
+        Match.objects.select_for_update(no_key=True).filter(pk__in=list(match_ids)).order_by("pk")
     )
-    Seat.objects.filter(match=match).update(bank_left=match.time_bank)
-    seats = seats_of(match)
-    for seat in seats:
-        if not seat.played_by_bot:
-            notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)
-    _settle_after_change(match, game, seats)
-    match.save()
-    queue_bots_after_commit(match, game, seats)
 
 
-# -- Playing -----------------------------------------------------------------
+def seats_of(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("user__profile").order_by("index"))
+
+
+def lock_match_with_seats(match_id: int, player=None) -> tuple[Match | None, list[Seat]]:
+    """Lock one match row and read it with its seats, players and profiles in
+    one statement (the seats joined to the match; only the match row is
+    locked). A match without seats (never the case once it has started) is
+    read by ``lock_match``. Returns (None, []) for an unknown id.
+
+    With ``player``, the same statement also reads the player's most urgent
+    other match waiting for them (``match.next_waiting_pk``, for the answer's
+    "next match waiting" button; a move here does not change it)."""
+    if not 0 < match_id <= 2**63 - 1:  # no such row; a database cannot even compare it
+        return None, []
+    seats = Seat.objects.select_related("match", "user__profile").filter(match_id=match_id)
+    if player is not None:
+        seats = seats.annotate(
+            next_waiting_pk=Subquery(
+                Match.objects.filter(status=MatchStatus.ACTIVE, waiting_on=player)
+                .exclude(pk=match_id)
+                .order_by("deadline")
+                .values("pk")[:1]
+            )
+        )
+    rows = list(seats.select_for_update(no_key=True, of=("match",)).order_by("index"))
+    if not rows:
+        match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
+        return match, []
+    match = rows[0].match
+    for seat in rows:
+        seat.match = match
+    if player is not None:
+        match.next_waiting_pk = rows[0].next_waiting_pk
+    return match, rows
+
+
+def remember_seats(match: Match, seats: list[Seat]) -> None:
+    """Let ``match.seats.all()`` answer from seats already read (and locked)
+    with their players and profiles, so the answer to a write reads no more."""
+    match._prefetched_objects_cache = {}
+    queryset = match.seats.get_queryset()  # lazy: nothing is read here
+    queryset._result_cache = list(seats)
+    queryset._prefetch_done = True
+    match._prefetched_objects_cache["seats"] = queryset
+
+
+# Columns a move may change; only those that did are written back.
+_MOVE_FIELDS = (
+    "status",
+    "deadline",
+    "wake_at",
+    "waiting_on_id",
+    "turn_started_at",
+    "turn_paused",
+    "bots_due_at",
+    "result",
+    "finished_at",
+    "undo_request",
+)
+
+
+def _save_changed(match: Match, before: dict) -> None:
+    """Write the new state and version, and of the other columns only those
+    that changed (a move's UPDATE then carries little beside the state)."""
+    fields = ["state", "version", "updated_at"]
+    fields += [
+        name.removesuffix("_id") if name.endswith("_id") else name
+        for name in _MOVE_FIELDS
+        if getattr(match, name) != before[name]
+    ]
+    match.save(update_fields=fields)
 
 
 def submit_action(
-    match: Match,
+    match: Match | int,
     user,
     action: Any,
     expected_version: int,
@@ -247,37 +139,52 @@ def submit_action(
     seat_index: int | None = None,
     actor_kind: str = ActorKind.PLAYER,
     queue_bots: bool = True,
+    locked_seats: list[Seat] | None = None,
 ) -> Move:
     """Apply one action for a seat, exactly once, or refuse and change nothing.
 
     Players are identified by ``user``; bots, the clock and moderators pass
     ``seat_index`` and their ``actor_kind`` (``user`` is then the moderator or
     None). The bot loop passes ``queue_bots=False`` because it carries on by
-    itself. Raises ``ServiceError`` subclasses with a message for the player.
+    itself. A caller that already holds the match's lock in its own
+    transaction (the sweep) passes the locked ``match`` and its
+    ``locked_seats``, which are then not read again. Raises ``ServiceError``
+    subclasses with a message for the player.
     """
+    match_id = match if isinstance(match, int) else match.pk
     with transaction.atomic():
-        match = lock_match(match)
+        if locked_seats is not None:
+            seats = locked_seats
+        else:
+            player = user if actor_kind == ActorKind.PLAYER and _signed_in(user) else None
+            match, seats = lock_match_with_seats(match_id, player)
+        if match is None:
+            raise NotFound(_("There is no such match."))
         if match.status != MatchStatus.ACTIVE:
             raise Conflict(
                 _("This match is over.") if match.is_over else _("This match has not started.")
             )
-        seats = seats_of(match)
         seat = _acting_seat(seats, user, seat_index, actor_kind)
+        if actor_kind == ActorKind.PLAYER and clock.overdue(match, timezone.now()):
+            # No sweep has applied the missed deadline yet: a move now would
+            # beat the clock (``timeouts.submit_player_action`` applies it first).
+            raise TimeRanOut()
         if expected_version != match.version:
             raise StaleVersion(
                 _("The game moved on while you were deciding. Here is the current position.")
             )
         game = registry.get(match.game_key)
-        if seat.index not in game.current_seats(match.state):
+        if seat.index not in match.seats_to_move(game):
             raise Forbidden(_("It is not your turn."))
         try:
             new_state, events = game.apply(match.state, seat.index, action)
         except IllegalAction as error:
             raise ServiceError(i18n.refusal_text(error)) from None
+        before = {name: getattr(match, name) for name in _MOVE_FIELDS}
         match.state = new_state
         match.version += 1
-        _settle_after_change(match, game, seats, mover=seat)
-        match.save()
+        settle_after_change(match, game, seats, mover=seat)
+        _save_changed(match, before)
         move = Move.objects.create(
             match=match,
             seq=match.version,
@@ -289,7 +196,13 @@ def submit_action(
         )
         if queue_bots:
             queue_bots_after_commit(match, game, seats)
+    # The answer to the move is drawn from the rows just read and written.
+    remember_seats(match, seats)
     return move
+
+
+def _signed_in(user) -> bool:
+    return user is not None and user.is_authenticated
 
 
 def _acting_seat(seats: list[Seat], user, seat_index: int | None, actor_kind: str) -> Seat:
@@ -310,11 +223,7 @@ def _acting_seat(seats: list[Seat], user, seat_index: int | None, actor_kind: st
     return seat
 
 
-def seats_of(match: Match) -> list[Seat]:
-    return list(match.seats.select_related("user__profile").order_by("index"))
-
-
-def _settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | None = None) -> None:
+def settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | None = None) -> None:
     """After a change of state: charge the mover's clock, then start the next
     turn's clock and tell the players to move, or close the match."""
     now = timezone.now()
@@ -324,7 +233,7 @@ def _settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | No
     if outcome is not None:
         finish_match(match, seats, outcome.ranks, outcome.scores, outcome.to_json())
         return
-    waiting = game.current_seats(match.state)
+    waiting = match.seats_to_move(game)
     clock.start_turn(match, clock.waiting_seat(match, seats, waiting), now)
     for seat in seats:
         if seat.index in waiting and not seat.played_by_bot:
@@ -337,7 +246,9 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
     """Close the match. Seats that lost their place to the bot after too many
     timeouts are ranked last, below everyone who played on."""
     dropped = {
-        seat.index for seat in seats if seat.status in (SeatStatus.BOT, SeatStatus.TIMED_OUT)
+        seat.index
+        for seat in seats
+        if seat.status in (SeatStatus.BOT, SeatStatus.TIMED_OUT, SeatStatus.RESIGNED)
     }
     if dropped:
         kept = [(ranks[s.index], s.index) for s in seats if s.index not in dropped]
@@ -359,20 +270,18 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
         seat.rank = ranks[seat.index]
         seat.score = scores[seat.index]
         seat.save(update_fields=["rank", "score"])
-        if seat.user_id and seat.status != SeatStatus.BOT:
+        if seat.user_id and seat.status not in (SeatStatus.BOT, SeatStatus.RESIGNED):
             notifications.queue(seat.user, match, NotificationKind.MATCH_FINISHED)
 
 
 def queue_bots_after_commit(match: Match, game, seats: list[Seat]) -> None:
+    """A bot must move: record it on the row (``bots_due_at``, for the outbox
+    relay, in case the hand-over is lost) and hand the match to a worker
+    after the commit."""
     if match.status == MatchStatus.ACTIVE and bots.bot_seats_to_act(match, game, seats):
-        match_id = match.pk
-        transaction.on_commit(lambda: _queue_bot_turns(match_id))
-
-
-def _queue_bot_turns(match_id: int) -> None:
-    from games.tasks import play_bot_turns
-
-    play_bot_turns.delay(match_id)
+        match.bots_due_at = timezone.now()
+        Match.objects.filter(pk=match.pk).update(bots_due_at=match.bots_due_at)
+        outbox.hand_over_after_commit(PLAY_BOT_TURNS, match.pk)
 
 
 def play_bot_turns(match_id: int, limit: int) -> int:
@@ -389,6 +298,8 @@ def play_bot_turns(match_id: int, limit: int) -> int:
         game = registry.get(match.game_key)
         pending = bots.bot_seats_to_act(match, game)
         if not pending:
+            # Done: nothing for the relay, unless a move since made bots due again.
+            Match.objects.filter(pk=match_id, version=match.version).update(bots_due_at=None)
             break
         seat = pending[0]
         action = bots.choose_action(match, game, seat)
@@ -406,180 +317,3 @@ def play_bot_turns(match_id: int, limit: int) -> int:
             continue
         played += 1
     return played
-
-
-def record_visit(match: Match, user) -> None:
-    """The player opened the match page: no "your turn" email for a few minutes.
-    Background polls do not count, so a forgotten tab does not silence email."""
-    if user is not None and user.is_authenticated:
-        Seat.objects.filter(match=match, user=user).update(last_seen_at=timezone.now())
-
-
-def unsubscribe(user_id: int, field: str) -> None:
-    """Stop one kind of email (or all, ``field == "all"``) for a user."""
-    from accounts.models import Delivery, Profile
-
-    fields = sorted(set(notifications.PREFERENCE_FIELD.values())) if field == "all" else [field]
-    Profile.objects.filter(user_id=user_id).update(**{name: Delivery.NEVER for name in fields})
-
-
-def vacation_days_used(user, year: int) -> int:
-    """Whole days of vacation declared in ``year`` (a started day counts)."""
-    from accounts.models import VacationPeriod
-
-    total = timedelta(0)
-    start_of_year = timezone.make_aware(datetime(year, 1, 1))
-    end_of_year = timezone.make_aware(datetime(year + 1, 1, 1))
-    for period in VacationPeriod.objects.filter(
-        user=user, ends_at__gt=start_of_year, starts_at__lt=end_of_year
-    ):
-        total += min(period.ends_at, end_of_year) - max(period.starts_at, start_of_year)
-    return -(-int(total.total_seconds()) // 86400)
-
-
-def start_vacation(user, days: int) -> None:
-    """Stop this player's clocks in every match for ``days`` days."""
-    from accounts.models import VACATION_DAYS_PER_YEAR, VacationPeriod
-
-    now = timezone.now()
-    profile = user.profile
-    if profile.vacation_until and profile.vacation_until > now:
-        raise Conflict(_("You are already on vacation."))
-    left = VACATION_DAYS_PER_YEAR - vacation_days_used(user, now.year)
-    if not 1 <= days <= left:
-        raise ServiceError(
-            _("You can take 1 to %(left)d more vacation days this year.") % {"left": left}
-        )
-    until = now + timedelta(days=days)
-    with transaction.atomic():
-        profile.vacation_until = until
-        profile.save(update_fields=["vacation_until"])
-        VacationPeriod.objects.create(user=user, starts_at=now, ends_at=until)
-        _shift_waiting_clocks(user, until - now, now)
-
-
-def end_vacation(user) -> None:
-    """Come back early: the clocks run again from now."""
-    from accounts.models import VacationPeriod
-
-    now = timezone.now()
-    profile = user.profile
-    until = profile.vacation_until
-    if until is None or until <= now:
-        raise Conflict(_("You are not on vacation."))
-    with transaction.atomic():
-        _shift_waiting_clocks(user, -(until - now), now)
-        profile.vacation_until = now
-        profile.save(update_fields=["vacation_until"])
-        VacationPeriod.objects.filter(user=user, ends_at=until).update(ends_at=now)
-
-
-def _shift_waiting_clocks(user, shift: timedelta, now) -> None:
-    """Pause (or resume) the clock of every turn this player is to move in."""
-    match_ids = Match.objects.filter(
-        status=MatchStatus.ACTIVE, seats__user=user, seats__status=SeatStatus.PLAYING
-    ).values_list("pk", flat=True)
-    for match in Match.objects.select_for_update(no_key=True).filter(pk__in=list(match_ids)):
-        game = registry.get(match.game_key)
-        seats = seats_of(match)
-        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
-        if seat is None or seat.user_id != user.pk:
-            continue
-        match.turn_paused = max(timedelta(0), match.turn_paused + shift)
-        clock.refresh(match, seat, now)
-        match.save(update_fields=["turn_paused", "deadline", "wake_at", "updated_at"])
-
-
-def mark_notifications_read(user) -> None:
-    Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())
-
-
-# -- The clock's sweep ----------------------------------------------------------
-
-
-def due_match_ids(now, limit: int = 1000) -> list[int]:
-    """Active matches the sweep must look at now (uses the wake_at partial index)."""
-    return list(
-        Match.objects.filter(status=MatchStatus.ACTIVE, wake_at__isnull=False, wake_at__lte=now)
-        .order_by("wake_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-
-
-def wake_match(match_id: int, now=None) -> str:
-    """Send due reminders and apply the timeout policy for one match.
-
-    Runs in its own transaction and skips a match whose row another sweeper
-    or a player's move holds, so nothing is done twice; the conditions are
-    checked again under the lock, so a move that committed first wins.
-    """
-    now = now or timezone.now()
-    with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(skip_locked=True, no_key=True)
-            .filter(pk=match_id, status=MatchStatus.ACTIVE, wake_at__lte=now)
-            .first()
-        )
-        if match is None:
-            return "skipped"
-        game = registry.get(match.game_key)
-        seats = seats_of(match)
-        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
-        if seat is None:
-            match.wake_at = None
-            match.save(update_fields=["wake_at"])
-            return "nobody to move"
-        for hours, when in clock.reminder_times(match, seat):
-            if when <= now:
-                notifications.queue(
-                    seat.user, match, NotificationKind.REMINDER, tag=f"{hours}h", seat=seat
-                )
-        if match.deadline is not None and match.deadline <= now:
-            apply_timeout(match, game, seats, seat, now)
-            return "timed out"
-        clock.refresh(match, seat, now)
-        match.save(update_fields=["wake_at", "deadline"])
-        return "reminded"
-
-
-def loses_on_time(match: Match) -> bool:
-    return match.timeout_policy == TimeoutPolicy.LOSS and match.n_seats == 2
-
-
-def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> None:
-    """End a two-player match with ``seat`` ranked last (loss on time)."""
-    seat.status = SeatStatus.TIMED_OUT
-    seat.save(update_fields=["status"])
-    ranks = [2 if s.index == seat.index else 1 for s in seats]
-    scores = [None] * len(seats)
-    finish_match(
-        match, seats, ranks, scores, {"ranks": ranks, "scores": scores, "details": details}
-    )
-    match.save()
-
-
-def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
-    """The seat missed its deadline: apply the match's timeout policy."""
-    if seat.user_id:
-        notifications.queue(seat.user, match, NotificationKind.TIMED_OUT, seat=seat)
-    if loses_on_time(match):
-        lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
-        return
-    seat.strikes += 1
-    if seat.strikes >= STRIKES_BEFORE_BOT:
-        seat.status = SeatStatus.BOT
-    seat.save(update_fields=["strikes", "status"])
-    action = bots.choose_action(match, game, seat)
-    submit_action(
-        match, None, action, match.version, seat_index=seat.index, actor_kind=ActorKind.TIMEOUT
-    )
-
-
-def sweep(now=None, limit: int = 1000) -> dict[str, int]:
-    """One pass of the beat's minute sweep. Returns counts by outcome."""
-    now = now or timezone.now()
-    outcomes: dict[str, int] = {}
-    for match_id in due_match_ids(now, limit):
-        outcome = wake_match(match_id, now)
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    return outcomes

@@ -1,9 +1,14 @@
-"""Celery tasks: thin wrappers over services that take ids and are safe to rerun."""
+"""Celery tasks: thin wrappers over services that take ids and are safe to rerun.
+
+Deliveries (single emails and digests) go to the ``mail`` queue, everything
+else to the default ``celery`` queue (``CELERY_TASK_ROUTES``), so a slow mail
+server can never hold the workers the sweep and the bots need.
+"""
 
 from celery import shared_task
 from django.conf import settings
 
-from games import digests, notifications, services
+from games import digests, notifications, outbox, services, timeouts
 
 
 @shared_task(acks_late=True)
@@ -13,23 +18,28 @@ def play_bot_turns(match_id: int) -> int:
     if played == limit:
         # A long run of bot moves: hand over to a fresh task so one match
         # cannot hold a worker for long.
-        play_bot_turns.delay(match_id)
+        outbox.hand_over("games.tasks.play_bot_turns", match_id)
     return played
 
 
 @shared_task(acks_late=True)
 def sweep_deadlines() -> dict:
     """Every minute (beat): reminders and timeouts for the matches due now."""
-    return services.sweep()
+    return timeouts.sweep()
 
 
-@shared_task(bind=True, acks_late=True, max_retries=notifications.MAX_ATTEMPTS)
-def deliver_notification(self, notification_id: int) -> str:
-    try:
-        return notifications.deliver(notification_id)
-    except Exception as error:
-        base = settings.SMOKI["RETRY_BASE_SECONDS"]
-        raise self.retry(exc=error, countdown=base * 2**self.request.retries) from error
+@shared_task(acks_late=True)
+def relay_outbox() -> dict:
+    """Every minute (beat): hand over again whatever the broker lost."""
+    return outbox.relay()
+
+
+@shared_task(acks_late=True)
+def deliver_notification(notification_id: int) -> str:
+    """Retries are not Celery's: a failure is recorded on the row with its next
+    try, and the relay hands it over when that time comes (hours, not minutes,
+    and nothing held in a worker's memory meanwhile)."""
+    return notifications.deliver(notification_id)
 
 
 @shared_task(acks_late=True)
@@ -40,3 +50,9 @@ def release_stuck_claims() -> int:
 @shared_task(acks_late=True)
 def send_daily_digests() -> int:
     return digests.send_all()
+
+
+@shared_task(acks_late=True)
+def send_digest(user_id: int) -> bool:
+    """One user's digest again, after a failed attempt (queued by the relay)."""
+    return digests.send_for_user(user_id)

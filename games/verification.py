@@ -43,14 +43,18 @@ class VerificationReport:
         )
 
 
-def verify_log(game, n_seats, options, seed, moves, final_state) -> VerificationReport:
+def verify_log(
+    game, n_seats, options, seed, moves, final_state, rules_version=None
+) -> VerificationReport:
     """Replay ``moves`` (objects with seq, seat, action, events) from ``seed``.
 
-    A moderator's undo is followed by rebuilding the state from the actions
-    still in effect; other moderators' entries change nothing.
+    The game is set up under the match's ``rules_version`` (default: the
+    current one). A moderator's undo is followed by rebuilding the state from
+    the actions still in effect; other moderators' entries change nothing.
     """
     report = VerificationReport(seed_matches_hash=True, rules_version_matches=True)
-    state = game.setup(n_seats, options, seed)
+    version = game.rules_version if rules_version is None else rules_version
+    state = game.setup_for(version, n_seats, options, seed)
     entries = []
     for move in moves:
         if is_opening(move.action):
@@ -60,7 +64,7 @@ def verify_log(game, n_seats, options, seed, moves, final_state) -> Verification
         entries.append((move.seat, move.action))
         if is_moderation(move.action):
             if move.action.get("op") == "undo":
-                state = replay(game, n_seats, options, seed, entries)
+                state = replay(game, n_seats, options, seed, entries, version)
             continue
         try:
             state, events = game.apply(state, move.seat, move.action)
@@ -83,7 +87,8 @@ def verify_match(match: Match) -> VerificationReport:
         match.seed,
         match.moves.order_by("seq"),
         match.state,
+        match.rules_version,
     )
     report.seed_matches_hash = seed_hash(match.seed) == match.seed_hash
-    report.rules_version_matches = game.rules_version == match.rules_version
+    report.rules_version_matches = game.knows_rules_version(match.rules_version)
     return report

@@ -7,31 +7,64 @@ carry a clear message and the right 4xx status, and change nothing.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
-from games import chat, notifications, selectors, services
+from accounts import services as account_services
+from accounts.middleware import apply_profile_preferences, defer_profile_preferences
+from games import chat, icons, limits, notes, notifications, safety, selectors, timeouts
 from games.engine import registry
-from games.forms import ActionForm, CreateMatchForm, InviteForm
+from games.errors import Forbidden, ServiceError
+from games.forms import ActionForm, CreateMatchForm, InviteForm, whole_number
+from games.lobby import (
+    create_match,
+    decline_invitation,
+    fill_with_bots,
+    invite_user,
+    join_match,
+    leave_match,
+    rematch,
+)
+from games.models import Match
 from games.verification import verify_match
 
 PANEL = "games/match.html#panel"
+# What secrets.token_urlsafe makes: anything else is no invitation of ours.
+INVITE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+@require_safe
 def healthz(request):
     """A trivial view for load balancers and as a baseline in load tests."""
     return HttpResponse("ok", content_type="text/plain")
 
 
+@require_safe
+def readyz(request):
+    """Ready to serve: the database answers one query. For load balancers, and
+    the one-query baseline that load tests and benchmarks measure against."""
+    Match.objects.filter(pk=0).exists()
+    return HttpResponse("ready", content_type="text/plain")
+
+
+@require_safe
 def lobby(request):
     user = request.user
     context = {"open_matches": selectors.open_public_matches(user), "games": registry.all()}
@@ -44,14 +77,59 @@ def lobby(request):
     return render(request, "games/lobby.html", context)
 
 
+@require_GET
+def about(request):
+    """What Smoki is and whose work it shows: the icons' authors and their licence
+    (CC BY 3.0 asks for the credit), from the same file the icons are drawn from."""
+    return render(
+        request, "games/about.html", {"credits": icons.credits(), "icons": icons.collection()}
+    )
+
+
+@require_GET
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links; send them to the SVG icon."""
+    return redirect(static("icons/favicon.svg"), permanent=True)
+
+
+@require_GET
+def watch(request):
+    """Live public matches anyone may watch, the most recently active first."""
+    return render(request, "games/watch.html", {"live": selectors.live_public_matches()})
+
+
+@require_GET
+def how_to_play(request, key: str):
+    """A game's rules in the player's language, from the game's own package.
+
+    A game that has not written its page yet answers 404 with a clear word
+    rather than an error (the conformance kit fails such a game).
+    """
+    try:
+        entry = registry.registration(key)
+    except KeyError:
+        raise Http404(_("There is no such game.")) from None
+    context = {"game": entry.rules}
+    if not entry.has_how_to_play:
+        context["missing"] = True
+        return render(request, "games/how_to_play.html", context, status=404)
+    return render(request, entry.how_to_play_template, context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def match_create(request):
-    form = CreateMatchForm(request.POST or None)
+    form = CreateMatchForm(request.POST or None, game_key=request.GET.get("game"))
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
-                match = services.create_match(
+                limits.check(
+                    limits.MATCH,
+                    request.user.pk,
+                    message=_("You have created many matches lately; wait an hour."),
+                )
+                match = create_match(
                     user=request.user,
                     game_key=form.cleaned_data["game"],
                     n_seats=form.cleaned_data["n_seats"],
@@ -62,14 +140,22 @@ def match_create(request):
                     time_bank_increment=timedelta(seconds=form.cleaned_data["time_bank_increment"]),
                     timeout_policy=form.cleaned_data["timeout_policy"],
                 )
-            except services.ServiceError as error:
+            except ServiceError as error:
                 form.add_error(None, error.message)
                 status = error.status
             else:
                 return redirect("match_detail", pk=match.pk)
         else:
             status = 400
-    return render(request, "games/match_create.html", {"form": form}, status=status)
+    # Without a game chosen yet, the first step offers the games (no script needed).
+    context = {"form": form, "games": registry.all(), "game": form.game}
+    return render(request, "games/match_create.html", context, status=status)
+
+
+def _panel(request, match, path: list[str] | None = None) -> dict:
+    """The match panel's context for this request's player and screen."""
+    touch = request.COOKIES.get("smoki_touch") == "1"
+    return selectors.match_panel(match, request.user, path, touch=touch)
 
 
 def _path(request) -> list[str]:
@@ -88,35 +174,62 @@ def match_detail(request, pk: int):
         # Perhaps theirs once logged in (an emailed link to a private match):
         # log in, then come back. Every unknown id answers the same way.
         return redirect_to_login(request.get_full_path())
-    services.record_visit(match, request.user)
-    context = selectors.match_panel(match, request.user, _path(request))
+    notifications.record_visit(match, request.user)
+    context = _panel(request, match, _path(request))
     context["token"] = token
     context["invite_form"] = InviteForm()
+    context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)
     return render(request, "games/match.html", context)
 
 
+@defer_profile_preferences
 @require_GET
 def match_panel(request, pk: int):
-    """The polled fragment: 204 while nothing changed, the fresh panel otherwise."""
-    match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
-    if request.GET.get("since") == match.stamp and "path" not in request.GET:
+    """The polled fragment: 204 while nothing changed, the fresh panel otherwise.
+
+    Open pages ask every few seconds, so "nothing changed" is answered from the
+    match's stamp alone (``selectors.stamp_for``: no state, no seats, no
+    profile, access still checked); only a changed match is loaded and drawn,
+    in the player's language.
+    """
+    token = request.GET.get("token")
+    since = request.GET.get("since")
+    if (
+        since
+        and "path" not in request.GET
+        and since == selectors.stamp_for(pk, request.user, token, request.session.get(SESSION_KEY))
+    ):
         return HttpResponse(status=204)
-    context = selectors.match_panel(match, request.user, _path(request))
+    apply_profile_preferences(request)
+    match = selectors.get_match_for(pk, request.user, token)
+    context = _panel(request, match, _path(request))
     return render(request, PANEL, context)
 
 
-def _answer(request, match_pk: int):
-    """Reply to a successful POST: a redirect for plain forms, the fresh panel for htmx."""
+def _answer(request, match_pk: int, match: Match | None = None):
+    """Reply to a successful POST: a redirect for plain forms, the fresh panel for htmx.
+
+    ``match``: the match as the write left it, with its seats (a move's
+    locked rows), drawn without reading it again."""
     if not request.htmx:
         return redirect("match_detail", pk=match_pk)
-    match = selectors.get_match_for(match_pk, request.user)
-    return render(request, PANEL, selectors.match_panel(match, request.user))
+    if match is None:
+        try:
+            match = selectors.get_match_for(match_pk, request.user)
+        except Http404:
+            # The write took this person's view away (they left a private
+            # match): the page goes to the lobby rather than answering 404.
+            return HttpResponse(headers={"HX-Redirect": reverse("lobby")})
+    response = render(request, PANEL, _panel(request, match))
+    # The address bar leaves any half-chosen move behind: a reload shows the fresh turn.
+    response["HX-Replace-Url"] = reverse("match_detail", args=[match_pk])
+    return response
 
 
-def _refuse(request, pk: int, error: services.ServiceError):
+def _refuse(request, pk: int, error: ServiceError):
     """Say why, with the right 4xx status; nothing was changed."""
     match = selectors.get_match_for(pk, request.user, request.POST.get("token"))
-    context = selectors.match_panel(match, request.user)
+    context = _panel(request, match)
     context["error"] = error.message
     if request.htmx:
         return render(request, PANEL, context, status=error.status)
@@ -129,10 +242,10 @@ def _post(request, pk: int, operation, success: str | None = None):
     """Run one service call for a POST and answer it (redirect, panel or refusal)."""
     match = selectors.get_match_for(pk, request.user, request.POST.get("token"))
     if not request.user.is_authenticated:
-        return _refuse(request, pk, services.Forbidden(_("Please log in first.")))
+        return _refuse(request, pk, Forbidden(_("Please log in first.")))
     try:
         operation(match)
-    except services.ServiceError as error:
+    except ServiceError as error:
         return _refuse(request, pk, error)
     if success and not request.htmx:
         messages.success(request, success)
@@ -141,17 +254,24 @@ def _post(request, pk: int, operation, success: str | None = None):
 
 @require_POST
 def match_act(request, pk: int):
+    """A move. The match is not read before the write: the move's own locked
+    read checks the seat (only a seated player may move, and a seat means the
+    match is theirs to see), and the answer is drawn from the rows it locked.
+    Any refusal goes through ``_refuse``, which checks access first, so a
+    private match still answers 404 to everyone else."""
     form = ActionForm(request.POST)
     if not form.is_valid():
         message = " ".join(e for errors in form.errors.values() for e in errors)
-        return _refuse(request, pk, services.ServiceError(message))
-    return _post(
-        request,
-        pk,
-        lambda m: services.submit_action(
-            m, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
-        ),
-    )
+        return _refuse(request, pk, ServiceError(message))
+    if not request.user.is_authenticated:
+        return _refuse(request, pk, Forbidden(_("Please log in first.")))
+    try:
+        move = timeouts.submit_player_action(
+            pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
+        )
+    except ServiceError as error:
+        return _refuse(request, pk, error)
+    return _answer(request, pk, move.match)
 
 
 @require_POST
@@ -160,7 +280,7 @@ def match_join(request, pk: int):
     return _post(
         request,
         pk,
-        lambda m: services.join_match(user=request.user, match=m, token=token),
+        lambda m: join_match(user=request.user, match=m, token=token),
         _("You joined the match."),
     )
 
@@ -170,7 +290,7 @@ def match_leave(request, pk: int):
     response = _post(
         request,
         pk,
-        lambda m: services.leave_match(user=request.user, match=m),
+        lambda m: leave_match(user=request.user, match=m),
         _("You left the match."),
     )
     if response.status_code < 400 and not request.htmx:
@@ -182,15 +302,27 @@ def match_leave(request, pk: int):
 def match_invite(request, pk: int):
     form = InviteForm(request.POST)
     if not form.is_valid():
-        return _refuse(request, pk, services.ServiceError(_("Please give a username.")))
+        return _refuse(request, pk, ServiceError(_("Please give a username.")))
     return _post(
         request,
         pk,
-        lambda m: services.invite_user(
-            user=request.user, match=m, username=form.cleaned_data["username"]
-        ),
+        lambda m: invite_user(user=request.user, match=m, username=form.cleaned_data["username"]),
         _("Invitation sent."),
     )
+
+
+@require_POST
+def match_decline(request, pk: int):
+    """Decline an invitation, from wherever it is listed; back to where it was."""
+    response = _post(
+        request,
+        pk,
+        lambda m: decline_invitation(user=request.user, match=m),
+        _("Invitation declined."),
+    )
+    if response.status_code < 400 and not request.htmx:
+        return redirect(request.POST.get("next") == "notifications" and "notifications" or "lobby")
+    return response
 
 
 @require_POST
@@ -198,9 +330,69 @@ def match_fill_bots(request, pk: int):
     return _post(
         request,
         pk,
-        lambda m: services.fill_with_bots(user=request.user, match=m),
+        lambda m: fill_with_bots(user=request.user, match=m),
         _("Bots took the empty seats; the match has started."),
     )
+
+
+@require_POST
+def match_resign(request, pk: int):
+    return _post(
+        request,
+        pk,
+        lambda m: safety.resign(user=request.user, match=m),
+        _("You resigned."),
+    )
+
+
+@require_POST
+def match_undo(request, pk: int):
+    """Ask to take back your last move, or agree to or refuse another's request."""
+    answer = request.POST.get("answer")
+    if answer not in ("ask", "agree", "refuse"):
+        return _refuse(request, pk, ServiceError(_("That answer is not understood.")))
+    if answer == "ask":
+        operation = lambda m: safety.ask_undo(user=request.user, match=m)  # noqa: E731
+    else:
+        operation = lambda m: safety.answer_undo(  # noqa: E731
+            user=request.user, match=m, agree=answer == "agree"
+        )
+    return _post(request, pk, operation)
+
+
+@require_POST
+def match_notes(request, pk: int):
+    """Save the player's private notes on the match; they stay outside the polled panel."""
+    text = request.POST.get("text", "")
+    match = selectors.get_match_for(pk, request.user)
+    try:
+        notes.save_note(request.user, match, text)
+    except ServiceError as error:
+        return _refuse(request, pk, error)
+    if request.htmx:
+        return render(
+            request, "games/match.html#notes", {"match": match, "note": text.strip(), "saved": True}
+        )
+    messages.success(request, _("Your notes are saved."))
+    return redirect("match_detail", pk=pk)
+
+
+@require_POST
+def match_rematch(request, pk: int):
+    """Ask for a rematch (or find the one already asked for) and go there."""
+    match = selectors.get_match_for(pk, request.user)
+    if not request.user.is_authenticated:
+        return _refuse(request, pk, Forbidden(_("Please log in first.")))
+    try:
+        new = rematch(user=request.user, match=match)
+    except ServiceError as error:
+        return _refuse(request, pk, error)
+    url = reverse("match_detail", args=[new.pk])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
 
 
 @require_POST
@@ -219,8 +411,10 @@ def match_chat(request, pk: int):
 def match_report(request, pk: int):
     message_id = request.POST.get("message")
     username = request.POST.get("player") or None
-    if message_id is not None and not message_id.isdigit():
-        return _refuse(request, pk, services.ServiceError(_("That message could not be found.")))
+    if message_id is not None:
+        message_id = whole_number(message_id, 1)
+        if message_id is None:
+            return _refuse(request, pk, ServiceError(_("That message could not be found.")))
     return _post(
         request,
         pk,
@@ -228,7 +422,7 @@ def match_report(request, pk: int):
             request.user,
             m,
             request.POST.get("reason", ""),
-            message_id=int(message_id) if message_id else None,
+            message_id=message_id,
             username=username,
         ),
         _("Thank you: a moderator will look at your report."),
@@ -237,7 +431,7 @@ def match_report(request, pk: int):
 
 @require_GET
 def match_log(request, pk: int):
-    match = selectors.get_match_for(pk, request.user)
+    match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
     return render(
         request,
         "games/match_log.html",
@@ -250,7 +444,7 @@ def match_log(request, pk: int):
 
 @require_GET
 def match_verify(request, pk: int):
-    match = selectors.get_match_for(pk, request.user)
+    match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
     report = verify_match(match) if match.seed_revealed else None
     return render(request, "games/match_verify.html", {"match": match, "report": report})
 
@@ -259,20 +453,23 @@ def match_verify(request, pk: int):
 def match_log_json(request, pk: int):
     """The public move log as JSON, with the seed once the match is over, so
     anyone can replay it with their own copy of the rules."""
-    match = selectors.get_match_for(pk, request.user)
+    match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
     return JsonResponse(selectors.public_log(match), json_dumps_params={"indent": 1})
 
 
-@require_GET
+@require_safe
 def invitation_link(request, token: str):
     """The shareable invitation link: shows the match with a join button."""
-    match = services.Match.objects.filter(invite_token=token).first()
+    match = (
+        Match.objects.filter(invite_token=token).first() if INVITE_TOKEN.fullmatch(token) else None
+    )
     if match is None:
         return render(request, "games/invalid_link.html", status=404)
     return redirect(reverse("match_detail", args=[match.pk]) + f"?token={token}")
 
 
 @csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request, token: str):
     """One-click unsubscribe from an email link, no login needed (RFC 8058).
 
@@ -284,15 +481,16 @@ def unsubscribe(request, token: str):
         return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
     user_id, field = found
     if request.method == "POST":
-        services.unsubscribe(user_id, field)
+        account_services.unsubscribe(user_id, field)
         return render(request, "games/unsubscribe.html", {"done": True, "field": field})
     return render(request, "games/unsubscribe.html", {"field": field, "token": token})
 
 
+@require_safe
 @login_required
 def notification_list(request):
     """The bell: recent notifications, which are marked read by looking."""
     rows = selectors.recent_notifications(request.user)
     response = render(request, "games/notifications.html", {"rows": rows})
-    services.mark_notifications_read(request.user)
+    notifications.mark_notifications_read(request.user)
     return response

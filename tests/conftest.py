@@ -11,12 +11,17 @@ from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
 from django.utils import translation
 
-from games import services
+from games import lobby, services
 from games.engine import registry
 from tests.hatchlings import REGISTRATION as HATCHLINGS
 
 # The test-only game's catalogue joins the site's, as a catalog game's does.
 override_settings(LOCALE_PATHS=[HATCHLINGS.locale_dir, *settings.LOCALE_PATHS]).enable()
+
+# Passwords are hashed with a fast hasher in tests, as Django advises: the
+# site's PBKDF2 costs about a second a login on a loaded machine, which made
+# the per-minute login limits' tests depend on how fast eleven logins run.
+override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
 
 
 @pytest.fixture(autouse=True)
@@ -31,6 +36,16 @@ def _site_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate limits live in the cache: each test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture
@@ -66,9 +81,9 @@ def nogi():
 @pytest.fixture
 def started_match(alice, bob, carol):
     """A started three-player public Nogi match: alice seat 0, bob 1, carol 2."""
-    match = services.create_match(user=alice, game_key="nogi", n_seats=3)
-    services.join_match(user=bob, match=match)
-    services.join_match(user=carol, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    lobby.join_match(user=bob, match=match)
+    lobby.join_match(user=carol, match=match)
     match.refresh_from_db()
     return match
 

@@ -88,8 +88,15 @@ class Game:
 
     Optional hooks, each with a default below that suits a game without the
     feature: ``validate_setup``, ``opening_events``, ``check_invariants``,
-    ``public_action``, ``option_matrix``. The site calls them directly; it
-    never probes a game for attributes.
+    ``public_action``, ``option_matrix``, ``setup_for`` (with
+    ``old_rules_versions``). The site calls them directly; it never probes a
+    game for attributes.
+
+    Rules versions: a game whose rules change bumps ``rules_version`` (stored on
+    each new match). To keep older matches playing and replaying as they were,
+    it lists the older versions in ``old_rules_versions``, records the version
+    in the state it sets up, and overrides ``setup_for``; replays and the
+    fairness check set a match up with ``setup_for(match.rules_version, ...)``.
     """
 
     key: str
@@ -98,6 +105,8 @@ class Game:
     min_players: int
     max_players: int
     options: list[Option] = []
+    #: Older rules versions whose matches still play and replay as they were.
+    old_rules_versions: tuple[int, ...] = ()
 
     # Required -------------------------------------------------------------------------------
 
@@ -135,6 +144,20 @@ class Game:
         raise NotImplementedError
 
     # Optional hooks -------------------------------------------------------------------------
+
+    def setup_for(
+        self, rules_version: int, n_players: int, options: dict[str, Any], seed: str
+    ) -> State:
+        """``setup`` for a match created under ``rules_version``.
+
+        The default has one version: ``setup``. A game with ``old_rules_versions``
+        sets up a state that plays by the version asked for.
+        """
+        return self.setup(n_players, options, seed)
+
+    def knows_rules_version(self, rules_version: int) -> bool:
+        """Whether a match created under ``rules_version`` replays under these rules."""
+        return rules_version == self.rules_version or rules_version in self.old_rules_versions
 
     def validate_setup(self, n_players: Any, options: dict[str, Any] | None) -> str | None:
         """Why this player count and these options cannot be played, or None.

@@ -51,6 +51,19 @@ class Registration:
     def locale_dir(self) -> Path:
         return self.package_dir / "locale"
 
+    @property
+    def how_to_play_template(self) -> str:
+        """The game's own "How to play" page body, by the package convention.
+
+        It lives at ``<package>/templates/games/<key>/how_to_play.html`` and is
+        translated through the package's catalogues like its board.
+        """
+        return f"games/{self.key}/how_to_play.html"
+
+    @property
+    def has_how_to_play(self) -> bool:
+        return (self.templates_dir / self.how_to_play_template).is_file()
+
 
 _registrations: dict[str, Registration] = {}
 _discovered = False

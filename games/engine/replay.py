@@ -35,7 +35,7 @@ def effective_moves(moves: Iterable[tuple[int | None, Action]]) -> list[tuple[in
             continue
         if not is_moderation(action):
             effective.append((seat, action))
-        elif action.get("op") == "undo":
+        elif action.get("op") in ("undo", "agreed_undo"):
             count = int(action["count"])
             del effective[len(effective) - count :]
     return effective
@@ -47,13 +47,16 @@ def replay(
     options: dict[str, Any],
     seed: str,
     moves: Iterable[tuple[int | None, Action]],
+    rules_version: int | None = None,
 ) -> State:
     """Set the game up from ``seed`` and apply every action in effect, in order.
 
+    ``rules_version`` is the match's (default: the game's current one).
     Raises ``IllegalAction`` if the log holds a move the rules refuse, which
     means the log does not belong to this seed, options or rules version.
     """
-    state = game.setup(n_players, options, seed)
+    version = game.rules_version if rules_version is None else rules_version
+    state = game.setup_for(version, n_players, options, seed)
     for seat, action in effective_moves(moves):
         state, _events = game.apply(state, seat, action)
     return state

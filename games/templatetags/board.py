@@ -15,9 +15,18 @@ accessible name. Board templates and presenters never name a URL.
 ``{% revealed_at_end %}…{% endrevealed_at_end %}`` what the end of a match
 reveals, so every game labels secrets the same way.
 
+``{% board_role %}`` gives an SVG that may hold clicks its role, and
+``<div {% scroll_box %}>`` wraps a wide one in a focusable, named scroll box.
+
 CSS convention (``static/css/smoki.css``, no per-game edit): ``.board`` on the
 figure, ``.board-scroll`` around a wide SVG, ``.board-choice`` on every click
 (``.final`` when it completes a move), ``.hand`` and ``.card`` for hands.
+A track of numbered fields is an ``ol.track`` whose items carry their place in
+a serpentine of 9, 6 and 4 columns (``t9-r1 t9-c3 t6-r1 ...``): the track's own
+width picks the layout, so fields keep their size from a desktop to a phone;
+``.track-start``, ``.track-end`` (places after the last field) and ``.tray``
+(dice) sit around it. ``{% icon name %}`` draws a game-icons picture (pieces
+and rooms look alike across games; see games/icons.py).
 """
 
 from __future__ import annotations
@@ -31,6 +40,8 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
+
+from games import icons
 
 register = template.Library()
 
@@ -54,6 +65,8 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
         attrs["hx-vals"] = json.dumps({"action": choice.action_json, "version": match.version})
     else:
         attrs["hx-get"] = f"{reverse('match_panel', args=[match.pk])}?{urlencode(query)}"
+        # The address keeps the half-chosen move, so a reload comes back to it.
+        attrs["hx-push-url"] = attrs["href"]
     classes = ["board-choice"]
     if choice.action_json is not None:
         classes.append("final")
@@ -140,3 +153,29 @@ def revealed_at_end(parser, token):
     nodelist = parser.parse(("endrevealed_at_end",))
     parser.delete_first_token()
     return PanelNode(nodelist, "revealed", "revealed", gettext_noop("Revealed at the end"))
+
+
+@register.simple_tag(takes_context=True)
+def board_role(context):
+    """``role`` of an SVG that draws the viewer's clicks: ``group`` while the viewer has
+    choices (an ``img`` hides its links from screen readers), ``img`` when it is only a
+    picture. Name it with ``aria-labelledby`` or ``aria-label`` either way."""
+    choices = context.get("choices")
+    return mark_safe('role="group"' if choices and choices.choices else 'role="img"')
+
+
+@register.simple_tag
+def scroll_box():
+    """The attributes of a ``.board-scroll`` box: focusable and named, so a board wider
+    than the screen scrolls by keyboard too."""
+    return format_html(
+        'class="board-scroll" tabindex="0" role="region" aria-label="{}"',
+        _("The board; scroll to see all of it"),
+    )
+
+
+@register.simple_tag
+def icon(name, size=24, x=None, y=None, color="currentColor", css=""):
+    """``{% icon "dragon-head" size=30 x=10 y=10 color="#8b0000" %}``: a game-icons picture
+    (games/icons.py), nested in a board's SVG at x, y or inline in HTML."""
+    return icons.svg(name, size=size, x=x, y=y, color=color, css=css)

@@ -1,7 +1,9 @@
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django import template
 from django.utils.translation import gettext as _
+
+from games.moments import local_moment
 
 register = template.Library()
 
@@ -22,3 +24,10 @@ def duration(value) -> str:
     if minutes and not days:
         parts.append(_("%(n)d min") % {"n": minutes})
     return " ".join(parts) or _("%(n)d min") % {"n": 0}
+
+
+@register.filter
+def moment(value, fmt: str = "DATETIME_FORMAT") -> str:
+    """A date and time in the viewer's zone, with the zone's abbreviation when
+    that wall-clock time happens twice (the hour repeated when DST ends)."""
+    return local_moment(value, fmt) if isinstance(value, datetime) else ""

@@ -18,11 +18,7 @@ GAME_KEYS = [entry.key for entry in registry.registrations()]
 #: Kit checks a registered game does not pass yet, each with its reason. They
 #: are strict expected failures: once the game is put right the check passes,
 #: the run fails on the unexpected pass, and the entry must be removed here.
-KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("drakon", "secrets"): "Drakon's perturb_secrets comes with the Drakon package's rework",
-    ("drakon", "strings"): "Drakon's refusal messages are not marked for translation yet",
-    ("drakon", "board"): "Drakon's board draws its clicks without the board toolkit yet",
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 def keys_for(check: str) -> list:

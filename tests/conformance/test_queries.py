@@ -16,23 +16,25 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games import lobby, services
 from games.engine import registry
 from games.models import MatchStatus
 from tests.conformance.kit import GAME_KEYS, bot_choice
 
 pytestmark = pytest.mark.django_db
 
-MAX_QUERIES = {"page": 12, "poll-204": 8, "move-htmx": 30, "move-plain": 24}
+# Issue 15's targets. SAVEPOINTs exist only inside the test's transaction
+# (in production a move's transaction is the outermost), so they are not counted.
+MAX_QUERIES = {"page": 6, "poll-204": 2, "move-htmx": 8, "move-plain": 6}
 LATER = 24
 
 
 def _match(key, make_user):
     game = registry.get(key)
     users = [make_user(f"{key[:8]}-q{i}") for i in range(game.min_players)]
-    match = services.create_match(user=users[0], game_key=key, n_seats=game.min_players)
+    match = lobby.create_match(user=users[0], game_key=key, n_seats=game.min_players)
     for user in users[1:]:
-        services.join_match(user=user, match=match)
+        lobby.join_match(user=user, match=match)
     match.refresh_from_db()
     return game, match
 
@@ -48,6 +50,10 @@ def _advance(game, match, moves):
         services.submit_action(match, match.seats.get(index=seat).user, action, match.version)
 
 
+def _count(queries) -> int:
+    return sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
+
+
 def _measure(game, match):
     match.refresh_from_db()
     seat = game.current_seats(match.state)[0]
@@ -60,10 +66,10 @@ def _measure(game, match):
     )
     with CaptureQueriesContext(connection) as queries:
         assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200
-    counts["page"] = len(queries)
+    counts["page"] = _count(queries)
     with CaptureQueriesContext(connection) as queries:
         assert client.get(poll_url, headers={"HX-Request": "true"}).status_code == 204
-    counts["poll-204"] = len(queries)
+    counts["poll-204"] = _count(queries)
     for kind, headers, status in [
         ("move-htmx", {"HX-Request": "true"}, 200),
         ("move-plain", {}, 302),
@@ -82,7 +88,7 @@ def _measure(game, match):
                 headers=headers,
             )
         assert response.status_code == status, response.content.decode()[:300]
-        counts[kind] = len(queries)
+        counts[kind] = _count(queries)
     return counts
 
 

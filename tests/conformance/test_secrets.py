@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import notifications, services
+from games import lobby, notifications, services
 from games.engine import registry
 from games.engine.rng import Rng
 from games.models import Match, MatchStatus, Notification
@@ -46,9 +46,9 @@ def _start(key, make_user):
     game = registry.get(key)
     n = min(max(3, game.min_players), game.max_players)
     users = [make_user(f"{key[:8]}-s{i}") for i in range(n)]
-    match = services.create_match(user=users[0], game_key=key, n_seats=n)
+    match = lobby.create_match(user=users[0], game_key=key, n_seats=n)
     for user in users[1:]:
-        services.join_match(user=user, match=match)
+        lobby.join_match(user=user, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
     return game, match, users

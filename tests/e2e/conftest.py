@@ -79,13 +79,13 @@ class Window:
         self.page.on("response", self._response)
 
     def _console(self, message) -> None:
-        # The site has no favicon; chromium's request for it is the one expected 404.
         where = message.location.get("url", "")
-        if message.type == "error" and not where.endswith("/favicon.ico"):
+        if message.type == "error":
             self.problems.append(f"console: {message.text} ({where})")
 
     def _response(self, response) -> None:
-        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+        # Every answer counts, the site's icon too (a missing favicon is a 404 here).
+        if response.status >= 400:
             self.problems.append(f"HTTP {response.status} {response.request.method} {response.url}")
 
     def assert_clean(self) -> None:

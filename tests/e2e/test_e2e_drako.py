@@ -13,60 +13,24 @@ dragon's turn, which ends the match (the dwarves have no card left).
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from games.catalog.drako.builders import card_id, position
 from games.models import Match, MatchStatus, Move
+from tests.e2e.helpers import (
+    click_on_board,
+    log_in,
+    make_player,
+    new_match,
+    wait_for_version,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "Dwarves-And-Dragon-4417!"
-POLL_MS = 20_000
-
-
-def make_player(username: str):
-    user = get_user_model().objects.create_user(username, f"{username}@example.com", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    form = page.locator('main form[action="/accounts/login/"]')
-    form.locator('input[name="login"]').fill(username)
-    form.locator('input[name="password"]').fill(PASSWORD)
-    form.locator('button[type="submit"]').click()
-    expect(page.locator("header.topbar nav")).to_contain_text(username)
-
-
-def version_of(page: Page) -> int:
-    return int(page.locator("#match-panel").get_attribute("data-version"))
-
-
-def wait_for_version(page: Page, version: int) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute(
-        "data-version", str(version), timeout=POLL_MS
-    )
-
 
 def click(page: Page, path: str) -> None:
-    """Click the board element (never the list of buttons below it) offering ``path``."""
-    target = page.locator(
-        f'#match-panel figure.drako-board [data-path="{path}"], #my-secrets [data-path="{path}"]'
-    ).first
-    expect(target).to_be_visible()
-    final = target.get_attribute("hx-post") is not None
-    before = version_of(page)
-    target.click()
-    if final:
-        wait_for_version(page, before + 1)
-    else:
-        expect(page.locator(f'#choices [data-path^="{path}."]').first).to_be_attached()
+    click_on_board(page, "#match-panel figure.drako-board", path)
 
 
 def test_a_short_drako_match_with_a_reaction(live_server, window):
@@ -79,16 +43,14 @@ def test_a_short_drako_match_with_a_reaction(live_server, window):
     log_in(b, base, "oskar")
 
     # Vesna creates a public Drako match and plays the dragon.
-    a.locator("header.topbar").get_by_role("link", name="New match").click()
-    form = a.locator("form#create-match")
-    form.locator('select[name="game"]').select_option("drako")
-    form.locator('select[name="n_seats"]').select_option("2")
-    form.locator('select[name="visibility"]').select_option("public")
-    form.locator('select[name="opt_drako_sides"]').select_option("seat1_dragon")
-    form.locator('select[name="opt_drako_placement"]').select_option("first_game")
-    form.locator('button[type="submit"]').click()
-    expect(a).to_have_url(re.compile(r"/m/\d+/$"))
-    pk = int(re.search(r"/m/(\d+)/$", a.url).group(1))
+    pk = new_match(
+        a,
+        "drako",
+        n_seats="2",
+        visibility="public",
+        opt_drako_sides="seat1_dragon",
+        opt_drako_placement="first_game",
+    )
 
     b.goto(f"{base}/m/{pk}/")
     b.locator("#join-button").click()

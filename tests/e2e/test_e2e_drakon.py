@@ -19,20 +19,17 @@ import re
 from collections import Counter
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from playwright.sync_api import Locator, Page, expect
 
 from games.catalog.drakon import presenter as drakon_presenter
 from games.catalog.drakon.rules import MASKS, tiles_of
 from games.engine import registry
 from games.models import Match, MatchStatus, Move
+from tests.e2e.helpers import POLL_MS, log_in, make_player, new_match, version_of, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "Lair-Of-Drakon-7319!"
 STEP_MS = 10_000  # a click and its htmx swap on the local live server
-POLL_MS = 20_000  # the panel polls every 5 s: allow a few rounds
 MIN_TURNS = 6  # turns played at least
 MIN_PLACEMENTS = 2  # rooms placed by board clicks, per player
 MAX_TURNS = 16  # a bound for the loop; the goals are normally met by turn 7
@@ -74,26 +71,6 @@ STEPS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
 GAME = registry.get("drakon")
 ARROW_COUNT = {pattern: len(drakon_presenter.pattern_arrows(pattern, 0)) for pattern in MASKS}
-
-
-# -- Accounts -----------------------------------------------------------------------------------
-
-
-def make_player(username: str):
-    """A user with a verified address (mandatory verification lets nobody in without one)."""
-    user = get_user_model().objects.create_user(username, f"{username}@example.com", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    form = page.locator('main form[action="/accounts/login/"]')
-    form.locator('input[name="login"]').fill(username)
-    form.locator('input[name="password"]').fill(PASSWORD)
-    form.locator('button[type="submit"]').click()
-    expect(page.locator("header.topbar nav")).to_contain_text(username)
-    expect(page.locator("header.topbar").get_by_role("link", name="New match")).to_be_visible()
 
 
 # -- Reading the database ------------------------------------------------------------------------
@@ -164,16 +141,6 @@ def plan_move(match: Match, seat: int) -> str | None:
 # -- The match page -----------------------------------------------------------------------------
 
 
-def version_of(page: Page) -> int:
-    return int(page.locator("#match-panel").get_attribute("data-version"))
-
-
-def wait_for_version(page: Page, version: int, timeout: int = POLL_MS) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute(
-        "data-version", str(version), timeout=timeout
-    )
-
-
 def board(page: Page) -> Locator:
     return page.locator("#match-panel figure.drakon-board svg.labyrinth")
 
@@ -229,11 +196,21 @@ def place_by_board(page: Page, match: Match, seat: int, tile: int, cell: str) ->
     expect(previews).to_have_count(len(rotations))
     paths = attributes(previews, "data-path")
     assert sorted(int(p.rsplit("-", 1)[1]) for p in paths) == rotations
-    # The previews draw the tile turned: as many arrows as its pattern has, each.
+    # The previews draw the tile turned: as many arrows as its pattern has, each (the
+    # room's icon is a picture of its own, not an arrow).
     pattern = tiles_of(state)[tile][1]
     for preview in previews.all():
-        expect(preview.locator("svg path")).to_have_count(ARROW_COUNT[pattern])
+        expect(preview.locator("svg[data-option] > path")).to_have_count(ARROW_COUNT[pattern])
+    # The board draws the tile on its cell once per rotation: the first one shown, and
+    # the one whose button is under the pointer instead.
+    ghosts = svg.locator("g.ghost")
+    expect(ghosts).to_have_count(len(rotations))
+    expect(ghosts.first).to_be_visible()
     choice = previews.last
+    last = len(rotations) - 1
+    choice.hover()
+    expect(svg.locator(f'g.ghost[data-option="{last}"]')).to_be_visible()
+    expect(svg.locator("g.ghost:visible")).to_have_count(1)
     path = choice.get_attribute("data-path")
     assert is_final(choice)
     choice.click()
@@ -290,11 +267,13 @@ def expected_line(move: Move, names: list[str]) -> list[str]:
     for event in move.events:
         if event["type"] == "room_placed":
             room = str(drakon_presenter.ROOM_NAMES[event["room"]])
-            wanted.append(f"{who} placed {room} at {event['at']}.")
+            place = drakon_presenter.place_name(event["at"])
+            wanted.append(f"{who} placed {room}: {place}.")
         elif event["type"] == "tile_drawn" and event["count"]:
             wanted.append(f"{who} drew a tile.")
         elif event["type"] == "hero_moved" and event["seat"] == move.seat:
-            wanted.append(f"{who} moved from {event['from']} to {event['to']}.")
+            a, b = (drakon_presenter.place_name(event[k]) for k in ("from", "to"))
+            wanted.append(f"{who} moved: {a} → {b}.")
     return wanted
 
 
@@ -384,15 +363,7 @@ def test_two_players_place_rooms_and_move_in_drakon(live_server, window):
     log_in(b, base, "oskar")
 
     # 2. Vesna creates a public two-player Drakon match, Heroes! off.
-    a.locator("header.topbar").get_by_role("link", name="New match").click()
-    form = a.locator("form#create-match")
-    form.locator('select[name="game"]').select_option("drakon")
-    form.locator('select[name="n_seats"]').select_option("2")
-    form.locator('select[name="visibility"]').select_option("public")
-    form.locator('select[name="opt_drakon_heroes"]').select_option("False")
-    form.locator('button[type="submit"]').click()
-    expect(a).to_have_url(re.compile(r"/m/\d+/$"))
-    pk = int(re.search(r"/m/(\d+)/$", a.url).group(1))
+    pk = new_match(a, "drakon", n_seats="2", visibility="public", opt_drakon_heroes="False")
     match = Match.objects.get(pk=pk)
     assert (match.game_key, match.n_seats, match.status) == ("drakon", 2, MatchStatus.OPEN)
     assert match.options.get("heroes") is False

@@ -12,39 +12,17 @@ by registering.
 from __future__ import annotations
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from games.engine import registry
 from games.models import Match, MatchStatus
 from tests.conformance.kit import keys_for
+from tests.e2e.helpers import POLL_MS, log_in, make_player, version_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "Smoke-Test-5172!"
 MOVES = 5
-POLL_MS = 20_000
 CLICKS_PER_MOVE = 10
-
-
-def make_player(username: str):
-    user = get_user_model().objects.create_user(username, f"{username}@example.com", PASSWORD)
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    form = page.locator('main form[action="/accounts/login/"]')
-    form.locator('input[name="login"]').fill(username)
-    form.locator('input[name="password"]').fill(PASSWORD)
-    form.locator('button[type="submit"]').click()
-    expect(page.locator("header.topbar nav")).to_contain_text(username)
-
-
-def version_of(page: Page) -> int:
-    return int(page.locator("#match-panel").get_attribute("data-version"))
 
 
 def play_one_move(page: Page, start: int) -> bool:
@@ -95,7 +73,7 @@ def test_two_players_meet_and_play_by_clicking(key, live_server, window):
 
     host.page.goto(f"{base}/matches/new/")
     form = host.page.locator("main form")
-    form.locator('select[name="game"]').select_option(key)
+    host.page.locator(f'#choose-game a[href$="?game={key}"]').click()
     form.locator('select[name="n_seats"]').select_option(str(game.min_players))
     form.locator('button[type="submit"]').click()
     expect(host.page.locator("#match-panel")).to_be_visible()

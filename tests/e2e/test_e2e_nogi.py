@@ -19,12 +19,12 @@ from playwright.sync_api import Page, expect
 from games.catalog.nogi import presenter as nogi_presenter
 from games.catalog.nogi.rules import shield_colours
 from games.models import Match, MatchStatus, Move
+from tests.e2e.helpers import new_match, version_of, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "Dragon-Castle-4821!"
 STEP_MS = 10_000  # a click and its htmx swap on the local live server
-POLL_MS = 20_000  # the panel polls every 5 s: allow a few rounds
 MOVES = 6  # moves played in all (at least 4 asked for), 3 by each player
 PRIVATE_MARK = "Only you see this"
 
@@ -76,16 +76,6 @@ def sign_up(page: Page, base: str, username: str) -> None:
 
 
 # -- The match page -----------------------------------------------------------------------------
-
-
-def version_of(page: Page) -> int:
-    return int(page.locator("#match-panel").get_attribute("data-version"))
-
-
-def wait_for_version(page: Page, version: int, timeout: int = POLL_MS) -> None:
-    expect(page.locator("#match-panel")).to_have_attribute(
-        "data-version", str(version), timeout=timeout
-    )
 
 
 def log_lines(page: Page) -> list[tuple[int, str, str]]:
@@ -148,9 +138,10 @@ def shown_shields(page: Page) -> list[list[str]]:
 
 def check_page(page: Page, match: Match, seat: int, names: list[str]) -> None:
     """What one seated player's page must show at any moment of play."""
-    # The board: the SVG with all seven knights (on the track or in the castle) and 8 dice.
-    svg = page.locator("#match-panel figure.nogi-board svg")
-    expect(svg).to_be_visible()
+    # The board: a track of small SVG fields with all seven knights (on the track or in
+    # the castle) and 8 dice.
+    svg = page.locator("#match-panel figure.nogi-board")
+    expect(svg.locator("ol.track > li > svg")).to_have_count(36)
     expect(svg.locator("circle.knight")).to_have_count(7)
     expect(svg.locator("g.die")).to_have_count(8)
     # Each die is drawn with the status the server holds.
@@ -193,15 +184,7 @@ def test_two_players_sign_up_meet_and_play_nogi(live_server, window):
     sign_up(b, base, "bruno")
 
     # 2. Alda creates a public two-player Nogi match through the form.
-    a.locator("header.topbar").get_by_role("link", name="New match").click()
-    form = a.locator("form#create-match")
-    form.locator('select[name="game"]').select_option("nogi")
-    form.locator('select[name="n_seats"]').select_option("2")
-    form.locator('select[name="visibility"]').select_option("public")
-    form.locator('select[name="opt_nogi_first_player"]').select_option("random")
-    form.locator('button[type="submit"]').click()
-    expect(a).to_have_url(re.compile(r"/m/\d+/$"))
-    pk = int(re.search(r"/m/(\d+)/$", a.url).group(1))
+    pk = new_match(a, "nogi", n_seats="2", visibility="public", opt_nogi_first_player="random")
     match = Match.objects.get(pk=pk)
     assert (match.game_key, match.n_seats, match.visibility) == ("nogi", 2, "public")
     assert match.status == MatchStatus.OPEN

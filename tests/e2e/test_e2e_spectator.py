@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from games import services
+from games import lobby, services
 from games.catalog.nogi import presenter as nogi_presenter
 from games.catalog.nogi.rules import shield_colours
 from games.engine import registry
@@ -36,8 +36,8 @@ def play(match: Match, players: list) -> None:
 
 def assert_spectator_view(page: Page, match: Match) -> None:
     panel = page.locator("#match-panel")
-    svg = panel.locator("figure.nogi-board svg")
-    expect(svg).to_be_visible()
+    svg = panel.locator("figure.nogi-board")
+    expect(svg.locator("ol.track > li > svg")).to_have_count(36)
     expect(svg.locator("circle.knight")).to_have_count(7)
     expect(svg.locator("g.die")).to_have_count(8)
     expect(panel.locator(".status")).to_contain_text("In play")
@@ -60,8 +60,8 @@ def assert_spectator_view(page: Page, match: Match) -> None:
 def test_spectator_sees_the_board_but_no_secrets_and_no_choices(live_server, window):
     User = get_user_model()
     players = [User.objects.create_user(n, f"{n}@example.com", "x") for n in ("cyril", "dana")]
-    match = services.create_match(user=players[0], game_key="nogi", n_seats=2)
-    services.join_match(user=players[1], match=match)
+    match = lobby.create_match(user=players[0], game_key="nogi", n_seats=2)
+    lobby.join_match(user=players[1], match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
     for _ in range(2):

@@ -6,6 +6,8 @@ from django.utils.translation import gettext as _
 
 BOARD_TEMPLATE = "games/hatchlings/board.html"
 SENTENCES_NAME_THE_ACTOR = True
+# A piece on the board, measured at a phone's width by the browser tests.
+PIECE_SELECTOR = ".hand .card"
 EGG_W = 44
 
 
@@ -63,3 +65,20 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "description": _("%(n)s eggs in the nest; %(c)s in the clutch.")
         % {"n": len(nest), "c": view["clutch_count"]},
     }
+
+
+def describe_board(view: dict, names: list[str]) -> list[str]:
+    """The nest egg by egg, the scores, the clutch, and the viewer's own eggs."""
+    lines = [
+        _("In the nest: %(eggs)s.")
+        % {
+            "eggs": ", ".join(f"{names[seat]} {value}" for seat, value in view["nest"])
+            or _("no eggs")
+        },
+        _("Scores: %(scores)s.")
+        % {"scores": ", ".join(f"{n} {s}" for n, s in zip(names, view["scores"], strict=True))},
+        _("Eggs in the clutch: %(n)s.") % {"n": view["clutch_count"]},
+    ]
+    if view["my_hand"] is not None:
+        lines.append(_("Your eggs: %(eggs)s.") % {"eggs": ", ".join(map(str, view["my_hand"]))})
+    return [str(line) for line in lines]

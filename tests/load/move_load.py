@@ -14,7 +14,8 @@ What it does, all on this machine (127.0.0.1 only):
 3. Starts gunicorn (several sync worker processes) with DEBUG=false on a
    free port, waits until it answers and warms the workers up.
 4. With a fixed number of client threads, measures in turn:
-   - ``/healthz`` (a trivial view, no session) if the site has it,
+   - ``/readyz`` (one query, no session: the baseline every figure is divided
+     by) if the site has it, else ``/healthz`` (no query),
    - the poll ``GET /m/<pk>/panel/?since=...`` answering 204 (the URL is
      read from the match page, as the browser does),
    - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header.
@@ -24,8 +25,9 @@ What it does, all on this machine (127.0.0.1 only):
    broker inside each server process and are never run.
 5. Prints p50/p95/p99 latency and throughput per phase, checks that every
    match's stored state equals the state the client computed by applying
-   the same moves (the rules are deterministic given the state), and stops
-   the server.
+   the same moves (the rules are deterministic given the state), stops the
+   server, and ends with each phase's throughput and p95 as a ratio to the
+   baseline's, measured in the same run.
 
 The client knows each match's state: it reads it once from the database and
 then applies its own moves locally, so no database read happens between
@@ -124,7 +126,7 @@ def create_matches(n: int) -> list[Game]:
     )
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
+    from games import lobby
     from games.models import Match, MatchStatus
 
     User = get_user_model()
@@ -148,8 +150,8 @@ def create_matches(n: int) -> list[Game]:
     for i in range(n):
         host, host_player = player(f"load-{run}-{i}a")
         guest, guest_player = player(f"load-{run}-{i}b")
-        match = services.create_match(user=host, game_key="nogi", n_seats=2)
-        services.join_match(user=guest, match=match)
+        match = lobby.create_match(user=host, game_key="nogi", n_seats=2)
+        lobby.join_match(user=guest, match=match)
         match = Match.objects.get(pk=match.pk)
         assert match.status == MatchStatus.ACTIVE
         games.append(Game(match.pk, [host_player, guest_player], match.state, match.version))
@@ -166,11 +168,20 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+STATIC_ROOT = tempfile.mkdtemp(prefix="smoki-static-")
+# One key for the whole run: the sessions this script writes must be readable
+# by the server it starts.
+SECRET_KEY = secrets.token_urlsafe(50)
+
+
 def server_env(database_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url,
         DEBUG="false",
+        SECRET_KEY=SECRET_KEY,
+        SECURE_SSL_REDIRECT="false",
+        STATIC_ROOT=STATIC_ROOT,
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SESSION_COOKIE_SECURE="false",
         CSRF_COOKIE_SECURE="false",
@@ -202,6 +213,13 @@ class Server:
             "--graceful-timeout=10",
             "--log-level=warning",
         ]
+        # Pages name hashed static files with DEBUG=false: collect them first.
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=BASE_DIR,
+            env=server_env(database_url),
+            check=True,
+        )
         self.process = subprocess.Popen(
             command,
             cwd=BASE_DIR,
@@ -262,6 +280,13 @@ class Phase:
             self.latencies.append(latency)
             self.statuses[status] = self.statuses.get(status, 0) + 1
 
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    def p95(self) -> float:
+        values = sorted(self.latencies)
+        return values[min(len(values) - 1, int(0.95 * len(values)))]
+
     def summary(self, concurrency: int) -> str:
         values = sorted(self.latencies)
         if not values:
@@ -277,6 +302,20 @@ class Phase:
             f" p50 {pct(50):6.1f} ms  p95 {pct(95):6.1f} ms  p99 {pct(99):6.1f} ms;"
             f" statuses {dict(sorted(self.statuses.items()))}"
         )
+
+
+def print_ratios(phases: list[Phase]) -> None:
+    """Each phase against the baseline of the same run: throughput and p95 as ratios."""
+    if not phases or phases[0].name not in ("readyz", "healthz") or not phases[0].latencies:
+        return
+    base = phases[0]
+    print(f"\nratios to /{base.name} in this run (throughput; p95):")
+    for phase in phases[1:]:
+        if phase.latencies:
+            print(
+                f"  {phase.name:<12} {phase.rate() / base.rate():5.2f}x the throughput;"
+                f" p95 {phase.p95() / base.p95():5.1f}x"
+            )
 
 
 def run_phase(phase: Phase, concurrency: int, limit: int, seconds: float, step) -> None:
@@ -383,19 +422,21 @@ def main() -> int:
         )
         assert b'name="action"' in body, "the player to move is not offered a move: not logged in?"
 
-        healthz_status, _body = request("GET", port, "/healthz")
-        if healthz_status == 200:
-            phase = Phase("healthz", 200)
+        baseline = next(
+            (url for url in ("/readyz", "/healthz") if request("GET", port, url)[0] == 200), None
+        )
+        if baseline is not None:
+            phase = Phase(baseline.strip("/"), 200)
             run_phase(
                 phase,
                 args.concurrency,
                 args.baseline_requests,
                 args.baseline_seconds,
-                lambda _i: timed("GET", port, "/healthz")[:2],
+                lambda _i: timed("GET", port, baseline)[:2],
             )
             phases.append(phase)
         else:
-            print(f"/healthz answered {healthz_status}: no trivial-view baseline")
+            print("neither /readyz nor /healthz answered 200: no baseline")
 
         # The poller's URL as each match page renders it for its first player.
         polled = [(g, poll_url(port, g)) for g in games[:POLLED_MATCHES]]
@@ -460,6 +501,7 @@ def main() -> int:
         print(phase.summary(args.concurrency))
         for error in phase.errors[:5]:
             print(f"    error: {error}")
+    print_ratios(phases)
 
     stored = {m.pk: m for m in Match.objects.filter(pk__in=[g.pk for g in games])}
     wrong = [

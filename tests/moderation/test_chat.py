@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import chat, services
+from games import chat, errors, lobby
 from games.models import ChatMessage, Report
 
 pytestmark = pytest.mark.django_db
@@ -46,9 +46,9 @@ def test_spectators_read_but_cannot_write(started_match, alice, make_user):
 
 
 def test_length_and_rate_limits(started_match, alice):
-    with pytest.raises(services.ServiceError, match="at most 500"):
+    with pytest.raises(errors.ServiceError, match="at most 500"):
         chat.post_message(alice, started_match, "x" * 501)
-    with pytest.raises(services.ServiceError, match="Write something"):
+    with pytest.raises(errors.ServiceError, match="Write something"):
         chat.post_message(alice, started_match, "   ")
     for i in range(chat.RATE_LIMIT):
         chat.post_message(alice, started_match, f"line {i}")
@@ -84,8 +84,8 @@ def test_reports_of_a_message_a_player_and_the_match(started_match, alice, bob):
 
 
 def test_players_can_chat_while_the_match_gathers(alice, bob):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=3)
-    services.join_match(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    lobby.join_match(user=bob, match=match)
     chat.post_message(bob, match, "waiting for one more")
     page = client_for(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
     assert 'id="chat-form"' in page and "waiting for one more" in page

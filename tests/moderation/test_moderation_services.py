@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import moderation, services
+from games import errors, lobby, moderation
 from games.engine.replay import replay
 from games.models import (
     ActorKind,
@@ -60,24 +60,26 @@ def test_undo_reproduces_the_earlier_state_exactly(started_match, nogi, moderato
     assert kinds.count() == 3, "every player is told"
 
 
-def test_undo_reopens_a_finished_match(started_match, nogi, moderator):
+def test_undo_refuses_a_finished_match_whose_seed_is_public(started_match, nogi, moderator):
     match = started_match
     for i in range(500):
         match.refresh_from_db()
         if match.status != MatchStatus.ACTIVE:
             break
         play_one(match, nogi, choose=i)
-    moderation.undo_moves(moderator, match, 1, REASON)
-    match.refresh_from_db()
-    assert match.status == MatchStatus.ACTIVE and match.result is None
-    assert all(s.rank is None for s in match.seats.all())
-    assert nogi.result(match.state) is None and match.deadline is not None
+    assert match.seed_revealed
+    before = snapshot(match)
+    with pytest.raises(errors.Conflict, match="seed is public"):
+        moderation.undo_moves(moderator, match, 1, REASON)
+    assert snapshot(match) == before
+    assert match.status == MatchStatus.FINISHED and match.result is not None
+    assert not ModerationAction.objects.filter(kind=ModerationAction.Kind.UNDO).exists()
 
 
 def test_undo_refuses_too_many(started_match, nogi, moderator):
     play_one(started_match, nogi)
     before = snapshot(started_match)
-    with pytest.raises(services.ServiceError, match="1 to 1"):
+    with pytest.raises(errors.ServiceError, match="1 to 1"):
         moderation.undo_moves(moderator, started_match, 2, REASON)
     assert snapshot(started_match) == before
     assert not ModerationAction.objects.exists()
@@ -85,7 +87,7 @@ def test_undo_refuses_too_many(started_match, nogi, moderator):
 
 def test_a_reason_is_required(started_match, moderator):
     before = snapshot(started_match)
-    with pytest.raises(services.ServiceError, match="reason"):
+    with pytest.raises(errors.ServiceError, match="reason"):
         moderation.abort_match(moderator, started_match, "  ")
     assert snapshot(started_match) == before
 
@@ -126,19 +128,19 @@ def test_replace_with_bot_and_reinstate(
     assert match.seats.get(index=seat_index).status == SeatStatus.BOT
     bot_moves = match.moves.filter(actor_kind=ActorKind.BOT)
     assert bot_moves.count() == 1 and bot_moves.get().seat == seat_index, "the bot moved at once"
-    with pytest.raises(services.Conflict):
+    with pytest.raises(errors.Conflict):
         moderation.replace_with_bot(moderator, match, seat_index, REASON)
     moderation.reinstate(moderator, match, seat_index, REASON)
     seat = match.seats.get(index=seat_index)
     assert (seat.status, seat.strikes) == (SeatStatus.PLAYING, 0)
-    with pytest.raises(services.Conflict):
+    with pytest.raises(errors.Conflict):
         moderation.reinstate(moderator, match, seat_index, REASON)
 
 
 def test_adjudicate(started_match, moderator):
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         moderation.adjudicate(moderator, started_match, [1, 2], REASON)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         moderation.adjudicate(moderator, started_match, [2, 2, 3], REASON)
     moderation.adjudicate(moderator, started_match, [2, 1, 3], REASON)
     started_match.refresh_from_db()
@@ -162,7 +164,7 @@ def test_hide_message_and_resolve_report(started_match, alice, bob, moderator):
     moderation.resolve_report(moderator, report, "message hidden")
     report.refresh_from_db()
     assert not report.is_open and report.resolution == "message hidden"
-    with pytest.raises(services.Conflict):
+    with pytest.raises(errors.Conflict):
         moderation.resolve_report(moderator, Report.objects.get(), "again please")
 
 
@@ -180,8 +182,8 @@ def test_deactivate_user(started_match, nogi, alice, moderator, client):
 
 
 def test_deactivated_player_loses_a_two_player_match_on_time(alice, bob, moderator):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=2, timeout_policy="loss")
-    services.join_match(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2, timeout_policy="loss")
+    lobby.join_match(user=bob, match=match)
     moderation.deactivate_user(moderator, bob, "cheating with a second account")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
@@ -191,9 +193,9 @@ def test_deactivated_player_loses_a_two_player_match_on_time(alice, bob, moderat
 def test_players_and_plain_staff_may_not_moderate(started_match, alice):
     staff = get_user_model().objects.create_user("staffer", is_staff=True)
     for user in (alice, staff):
-        with pytest.raises(services.Forbidden):
+        with pytest.raises(errors.Forbidden):
             moderation.abort_match(user, started_match, REASON)
-        with pytest.raises(services.Forbidden):
+        with pytest.raises(errors.Forbidden):
             moderation.deactivate_user(user, alice, REASON)
     started_match.refresh_from_db()
     assert started_match.status == MatchStatus.ACTIVE and alice.is_active
@@ -209,3 +211,23 @@ def test_the_audit_is_append_only(started_match, moderator):
         ModerationAction.objects.update(reason="x")
     with pytest.raises(PermissionError):
         ModerationAction.objects.all().delete()
+
+
+def test_deactivating_locks_the_players_matches_in_primary_key_order(alice, bob, carol, moderator):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    matches = []
+    for other in (bob, carol, bob):
+        match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+        lobby.join_match(user=other, match=match)
+        matches.append(match)
+    with CaptureQueriesContext(connection) as ctx:
+        moderation.deactivate_user(moderator, alice, "cheating with a second account")
+    marker = 'FROM "games_match" WHERE "games_match"."id" IN'
+    (lock,) = [q["sql"] for q in ctx.captured_queries if marker in q["sql"]]
+    assert 'ORDER BY "games_match"."id" ASC' in lock, lock
+    if connection.features.has_select_for_update:
+        assert "FOR NO KEY UPDATE" in lock
+    assert audit("deactivate_user").details == {"matches": sorted(m.pk for m in matches)}
+    assert all(m.seats.get(user=alice).status == SeatStatus.BOT for m in matches)

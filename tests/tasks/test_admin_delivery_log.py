@@ -1,15 +1,15 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games import lobby
 from games.models import Notification
 
 pytestmark = pytest.mark.django_db
 
 
 def test_staff_see_the_delivery_log_and_cannot_edit_it(alice, bob, client):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=2)
-    services.join_match(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.join_match(user=bob, match=match)
     row = Notification.objects.filter(user=alice).first()
     staff = get_user_model().objects.create_superuser("mod", "mod@example.com", "pw")
     client.force_login(staff)

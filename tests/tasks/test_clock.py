@@ -3,14 +3,19 @@
 Time is moved with time-machine, never slept.
 """
 
+import json
 from datetime import timedelta
 
 import pytest
 import time_machine
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from games import errors, lobby, notifications, services, timeouts
 from games.models import (
     ActorKind,
     DeliveryStatus,
@@ -36,10 +41,10 @@ def traveller():
 
 
 def two_player(alice, bob, **kwargs):
-    match = services.create_match(
+    match = lobby.create_match(
         user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}, **kwargs
     )
-    services.join_match(user=bob, match=match)
+    lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
     return match
 
@@ -89,26 +94,41 @@ def test_a_time_bank_pays_for_slow_moves_and_grows_by_the_increment(traveller, a
 def test_reminders_follow_the_ladder_once_per_turn(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=3 * DAY)
     version = match.version
-    assert services.sweep() == {}
+    assert timeouts.sweep() == {}
     traveller.move_to(START + 2 * DAY)  # 24 h before the deadline
-    assert services.sweep() == {"reminded": 1}
-    assert services.sweep() == {}, "nothing is due again until the next reminder"
+    assert timeouts.sweep() == {"reminded": 1}
+    assert timeouts.sweep() == {}, "nothing is due again until the next reminder"
     assert reminders(match) == [("24h", version)]
     traveller.move_to(START + 3 * DAY - 2 * HOUR)
-    services.sweep()
-    services.sweep()
-    assert reminders(match) == [("24h", version), ("2h", version)]
+    timeouts.sweep()
+    timeouts.sweep()
+    # The unread 24 h reminder became the 2 h one (one unread entry per kind)...
+    assert reminders(match) == [("2h", version)]
+    row = Notification.objects.get(match=match, kind=NotificationKind.REMINDER)
+    assert row.read_at is None and row.created_at == START + 3 * DAY - 2 * HOUR
     match.refresh_from_db()
     assert match.wake_at == match.deadline
+
+
+def test_a_reminder_read_before_the_next_leaves_both_in_the_history(traveller, alice, bob):
+    match = two_player(alice, bob, time_per_move=3 * DAY)
+    version = match.version
+    traveller.move_to(START + 2 * DAY)
+    timeouts.sweep()
+    Notification.objects.filter(match=match).update(read_at=START + 2 * DAY)
+    traveller.move_to(START + 3 * DAY - 2 * HOUR)
+    timeouts.sweep()
+    timeouts.sweep()
+    assert reminders(match) == [("24h", version), ("2h", version)]
 
 
 def test_a_move_voids_the_pending_reminders(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=3 * DAY)
     traveller.move_to(START + 2 * DAY + HOUR)
-    services.sweep()
+    timeouts.sweep()
     play_one(match, match_game())
     traveller.move_to(START + 3 * DAY - HOUR)  # the old turn's 2 h reminder time
-    services.sweep()
+    timeouts.sweep()
     assert [tag for tag, _v in reminders(match)] == ["24h"], "no 2 h reminder for a done turn"
 
 
@@ -117,14 +137,18 @@ def test_the_players_own_ladder_is_used(traveller, alice, bob):
     alice.profile.save()
     match = two_player(alice, bob, time_per_move=3 * DAY)
     traveller.move_to(START + 3 * DAY - 6 * HOUR)
-    services.sweep()
-    assert [tag for tag, _v in reminders(match)] == ["48h", "6h"]
+    timeouts.sweep()
+    # A sweep that finds two reminders due sends only the latest: it is what is true now.
+    assert [tag for tag, _v in reminders(match)] == ["6h"]
+    traveller.move_to(START + 3 * DAY - 5 * HOUR)
+    timeouts.sweep()
+    assert [tag for tag, _v in reminders(match)] == ["6h"], "the earlier one does not come back"
 
 
 def test_a_missed_deadline_lets_the_bot_move_and_gives_a_strike(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY)
     traveller.move_to(START + DAY + timedelta(minutes=1))
-    assert services.sweep() == {"timed out": 1}
+    assert timeouts.sweep() == {"timed out": 1}
     match.refresh_from_db()
     move = match.moves.get(seq=1)
     assert (move.seat, move.actor_kind) == (0, ActorKind.TIMEOUT)
@@ -146,10 +170,10 @@ def test_three_strikes_and_the_bot_keeps_the_seat_and_the_player_is_last(
             match.refresh_from_db()
         traveller.move_to(match.deadline + timedelta(minutes=1))
         with django_capture_on_commit_callbacks(execute=True):
-            services.sweep()
+            timeouts.sweep()
     seat = match.seats.get(index=0)
     assert (seat.strikes, seat.status) == (3, SeatStatus.BOT)
-    with pytest.raises(services.Forbidden, match="no longer yours"):
+    with pytest.raises(errors.Forbidden, match="no longer yours"):
         match.refresh_from_db()
         services.submit_action(match, alice, {"type": "use_die"}, match.version)
     # Bob plays on; the bot answers at once for alice's seat.
@@ -169,7 +193,7 @@ def test_three_strikes_and_the_bot_keeps_the_seat_and_the_player_is_last(
 def test_loss_on_time_ends_a_two_player_match(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY, timeout_policy=TimeoutPolicy.LOSS)
     traveller.move_to(START + DAY + HOUR)
-    services.sweep()
+    timeouts.sweep()
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.version == 0
     assert [s.rank for s in match.seats.order_by("index")] == [2, 1]
@@ -180,59 +204,104 @@ def test_loss_on_time_ends_a_two_player_match(traveller, alice, bob):
 
 
 def test_loss_on_time_is_only_for_two_players(alice):
-    with pytest.raises(services.ServiceError, match="two-player"):
-        services.create_match(
+    with pytest.raises(errors.ServiceError, match="two-player"):
+        lobby.create_match(
             user=alice, game_key="nogi", n_seats=3, timeout_policy=TimeoutPolicy.LOSS
         )
 
 
-def test_a_move_that_commits_first_beats_the_sweep(traveller, alice, bob):
+def test_a_move_in_time_that_commits_first_beats_the_sweep(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY)
-    traveller.move_to(START + DAY + HOUR)
-    play_one(match, match_game())  # late, but before the sweep came
-    assert services.sweep() == {}
+    traveller.move_to(START + DAY - HOUR)  # the 2 h reminder is due, not the deadline
+    play_one(match, match_game())
+    assert timeouts.sweep() == {}
     match.refresh_from_db()
     assert match.version == 1 and match.moves.get(seq=1).actor_kind == ActorKind.PLAYER
+
+
+def test_a_late_move_is_refused_even_before_the_sweep_ran(traveller, alice, bob):
+    """The move path itself never lets a move beat an expired clock."""
+    match = two_player(alice, bob, time_per_move=DAY)
+    traveller.move_to(START + DAY + HOUR)
+    with pytest.raises(errors.TimeRanOut):
+        play_one(match, match_game())
+    match.refresh_from_db()
+    assert match.version == 0 and not match.moves.filter(seq__gte=1).exists()
+
+
+@pytest.mark.parametrize("policy", [TimeoutPolicy.LOSS, TimeoutPolicy.BOT_STRIKES])
+def test_a_move_after_the_deadline_applies_the_clock_first(traveller, alice, bob, client, policy):
+    """No sweep has run (the worker was down): the player's late move applies
+    the timeout policy first and is then refused with the position after it."""
+    match = two_player(alice, bob, time_per_move=DAY, timeout_policy=policy)
+    action = match_game().legal_actions(match.state, 0)[0]
+    traveller.move_to(START + DAY + HOUR)
+    client.force_login(alice)
+    response = client.post(
+        f"/m/{match.pk}/act/", {"action": json.dumps(action), "version": match.version}
+    )
+    assert response.status_code == 409
+    assert "deadline had passed" in response.content.decode()
+    match.refresh_from_db()
+    kinds = list(match.moves.filter(seq__gte=1).values_list("actor_kind", flat=True))
+    assert ActorKind.PLAYER not in kinds
+    if policy == TimeoutPolicy.LOSS:
+        assert match.status == MatchStatus.FINISHED
+        assert match.seats.get(index=0).status == SeatStatus.TIMED_OUT
+    else:
+        assert kinds == [ActorKind.TIMEOUT] and match.seats.get(index=0).strikes == 1
+    assert timeouts.sweep() == {}, "handled once"
+    assert Notification.objects.filter(user=alice, kind=NotificationKind.TIMED_OUT).count() == 1
+
+
+def test_a_late_sweep_sends_only_what_is_still_true(traveller, alice, bob):
+    """The sweep did not run for two days: the reminders that fell due meanwhile
+    are not written beside "you ran out of time"."""
+    match = two_player(alice, bob, time_per_move=3 * DAY)
+    traveller.move_to(START + 3 * DAY + 2 * DAY)
+    assert timeouts.sweep() == {"timed out": 1}
+    assert reminders(match) == []
+    assert Notification.objects.filter(user=alice, kind=NotificationKind.TIMED_OUT).count() == 1
 
 
 def test_vacation_stops_the_clock_and_coming_back_restarts_it(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=2 * DAY)
     traveller.shift(HOUR)
-    services.start_vacation(alice, 5)
+    account_services.start_vacation(alice, 5)
     match.refresh_from_db()
     assert match.deadline == START + 2 * DAY + 5 * DAY
     traveller.move_to(START + 3 * DAY)
-    assert services.sweep() == {}, "no reminder, no timeout while away"
-    services.end_vacation(alice)
+    assert timeouts.sweep() == {}, "no reminder, no timeout while away"
+    account_services.end_vacation(alice)
     match.refresh_from_db()
     # Away from START+1h to START+3d: the clock ran 1 hour before the vacation.
     assert match.deadline == START + 3 * DAY + 2 * DAY - HOUR
-    assert services.vacation_days_used(alice, START.year) == 3
+    assert account_selectors.vacation_days_used(alice, START.year) == 3
 
 
 def test_a_turn_that_starts_during_a_vacation_waits_for_its_end(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY)
-    services.start_vacation(bob, 4)
+    account_services.start_vacation(bob, 4)
     play_one(match, match_game())  # alice moves; now bob, who is away
     match.refresh_from_db()
     assert match.deadline == START + 4 * DAY + DAY
 
 
 def test_vacation_allowance(traveller, alice):
-    with pytest.raises(services.ServiceError, match="1 to 30"):
-        services.start_vacation(alice, 31)
-    services.start_vacation(alice, 20)
-    with pytest.raises(services.Conflict):
-        services.start_vacation(alice, 1)
+    with pytest.raises(errors.ServiceError, match="1 to 30"):
+        account_services.start_vacation(alice, 31)
+    account_services.start_vacation(alice, 20)
+    with pytest.raises(errors.Conflict):
+        account_services.start_vacation(alice, 1)
     traveller.shift(21 * DAY)  # the vacation ran its course
-    with pytest.raises(services.Conflict):
-        services.end_vacation(alice)
-    with pytest.raises(services.ServiceError, match="1 to 10"):
-        services.start_vacation(alice, 11)
-    services.start_vacation(alice, 4)
+    with pytest.raises(errors.Conflict):
+        account_services.end_vacation(alice)
+    with pytest.raises(errors.ServiceError, match="1 to 10"):
+        account_services.start_vacation(alice, 11)
+    account_services.start_vacation(alice, 4)
     traveller.shift(DAY)
-    services.end_vacation(alice)  # back early: the unused days return
-    assert services.vacation_days_used(alice, START.year) == 21
+    account_services.end_vacation(alice)  # back early: the unused days return
+    assert account_selectors.vacation_days_used(alice, START.year) == 21
 
 
 def test_your_turn_email_is_sent_once_and_not_to_someone_looking(
@@ -245,7 +314,7 @@ def test_your_turn_email_is_sent_once_and_not_to_someone_looking(
     turn = [m for m in mail.outbox if "Your turn" in m.subject]
     assert [m.to for m in turn] == [["alice@example.com"]]
     mail.outbox.clear()
-    services.record_visit(match, bob)  # bob is looking at the match right now
+    notifications.record_visit(match, bob)  # bob is looking at the match right now
     with django_capture_on_commit_callbacks(execute=True):
         play_one(match, match_game())
     assert mail.outbox == []
@@ -317,4 +386,35 @@ def test_match_is_due_only_through_wake_at(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY)
     Match.objects.filter(pk=match.pk).update(wake_at=None)
     traveller.move_to(START + 5 * DAY)
-    assert services.sweep() == {}
+    assert timeouts.sweep() == {}
+
+
+def _match_locks(queries) -> list[str]:
+    """The statements that select match rows by a list of ids: the multi-row lock
+    (SQLite has no row locks, so Django leaves ``FOR NO KEY UPDATE`` out there)."""
+    marker = 'FROM "games_match" WHERE "games_match"."id" IN'
+    return [q["sql"] for q in queries if q["sql"].startswith("SELECT") and marker in q["sql"]]
+
+
+@pytest.mark.parametrize("coming_back", [False, True], ids=["start", "end"])
+def test_a_vacation_locks_the_profile_then_the_matches_in_primary_key_order(
+    traveller, alice, bob, carol, coming_back
+):
+    matches = [two_player(alice, bob), two_player(alice, carol), two_player(alice, bob)]
+    if coming_back:
+        account_services.start_vacation(alice, 3)
+    with CaptureQueriesContext(connection) as ctx:
+        if coming_back:
+            account_services.end_vacation(alice)
+        else:
+            account_services.start_vacation(alice, 3)
+    sqls = [q["sql"] for q in ctx.captured_queries]
+    (lock,) = _match_locks(ctx.captured_queries)
+    assert 'ORDER BY "games_match"."id" ASC' in lock, lock
+    profile = next(i for i, sql in enumerate(sqls) if sql.startswith('SELECT "accounts_profile"'))
+    assert profile < sqls.index(lock), "the profile row is locked before any match"
+    if connection.features.has_select_for_update:
+        assert "FOR NO KEY UPDATE" in lock and "FOR UPDATE" in sqls[profile]
+    for match in matches:
+        match.refresh_from_db()
+        assert (match.turn_paused > timedelta(0)) is not coming_back

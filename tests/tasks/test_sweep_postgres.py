@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from games import services
+from games import errors, lobby, selectors, services, timeouts
 from games.engine import registry
 from games.models import ActorKind, Match, Move, Seat
 
@@ -33,10 +33,10 @@ def _due_matches(n: int) -> list[Match]:
     ben, _ = User.objects.get_or_create(username="sweep-ben", email="ben@example.com")
     matches = []
     for _ in range(n):
-        match = services.create_match(
+        match = lobby.create_match(
             user=ann, game_key="nogi", n_seats=2, options={"first_player": "host"}
         )
-        services.join_match(user=ben, match=match)
+        lobby.join_match(user=ben, match=match)
         matches.append(match)
     past = timezone.now() - timedelta(minutes=1)
     Match.objects.filter(pk__in=[m.pk for m in matches]).update(deadline=past, wake_at=past)
@@ -66,7 +66,7 @@ def _run_together(*targets):
 
 def test_two_sweepers_at_once_never_act_twice():
     matches = _due_matches(20)
-    results = _run_together(services.sweep, services.sweep, services.sweep)
+    results = _run_together(timeouts.sweep, timeouts.sweep, timeouts.sweep)
     assert all(isinstance(r, dict) for r in results), results
     assert sum(r.get("timed out", 0) for r in results) == 20
     for match in matches:
@@ -78,6 +78,9 @@ def test_two_sweepers_at_once_never_act_twice():
 
 
 def test_a_move_racing_the_sweep_is_applied_exactly_once():
+    """Late, the player's move goes through the move path, which applies the
+    expired clock first: whoever gets the row, the timeout is applied once
+    and the late move is refused."""
     game = registry.get("nogi")
     outcomes = set()
     for _round in range(8):
@@ -86,15 +89,13 @@ def test_a_move_racing_the_sweep_is_applied_exactly_once():
         player = match.seats.get(index=0).user
 
         def move(match=match, action=action, player=player):
-            return services.submit_action(match, player, action, 0)
+            return timeouts.submit_player_action(match, player, action, 0)
 
-        results = _run_together(move, services.sweep)
+        results = _run_together(move, timeouts.sweep)
         moves = list(Move.objects.filter(match=match, seq__gte=1))  # after the opening
         assert len(moves) == 1 and moves[0].seq == 1
-        if moves[0].actor_kind == ActorKind.PLAYER:
-            assert results[1] in ({}, {"skipped": 1}), results
-        else:
-            assert isinstance(results[0], services.ServiceError), results  # the game moved on
+        assert moves[0].actor_kind == ActorKind.TIMEOUT, "a late move never beats the clock"
+        assert isinstance(results[0], errors.ServiceError), results
         outcomes.add(moves[0].actor_kind)
         match.refresh_from_db()
         assert match.version == 1
@@ -105,13 +106,16 @@ def test_the_sweep_skips_a_match_whose_move_is_being_made():
     """The player's transaction holds the row; the sweeper skips it, and once
     the move commits there is nothing left to do."""
     (match,) = _due_matches(1)
+    # A reminder is due, the deadline is not: the move is in time.
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(hours=1))
+    match.refresh_from_db()
     game = registry.get("nogi")
     player = match.seats.get(index=0).user
     with transaction.atomic():
         services.submit_action(match, player, game.legal_actions(match.state, 0)[0], 0)
-        (outcome,) = _run_together(services.sweep)
+        (outcome,) = _run_together(timeouts.sweep)
         assert outcome == {"skipped": 1}
-    assert services.sweep() == {}
+    assert timeouts.sweep() == {}
     assert list(
         Move.objects.filter(match=match, seq__gte=1).values_list("actor_kind", flat=True)
     ) == [ActorKind.PLAYER]
@@ -150,4 +154,4 @@ def test_the_due_query_uses_the_partial_index():
     )
     print(plan)
     assert "match_active_wake_at" in plan
-    assert services.due_match_ids(now) == []
+    assert selectors.due_match_ids(now) == []

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import lobby, services
 from games.catalog.drako.builders import card_id, position
 from games.models import Match, Notification, NotificationKind
 
@@ -16,10 +16,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def drako_match(alice, bob):
     """alice plays the dragon (seat 0), bob the dwarves (seat 1)."""
-    match = services.create_match(
+    match = lobby.create_match(
         user=alice, game_key="drako", n_seats=2, options={"sides": "seat1_dragon"}
     )
-    services.join_match(user=bob, match=match)
+    lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
     return match
 

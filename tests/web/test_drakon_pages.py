@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import errors, lobby, services
 from games.engine import registry
 from games.models import Match
 
@@ -26,9 +26,9 @@ def normalise(html: str) -> str:
 
 @pytest.fixture
 def drakon_match(alice, bob, carol):
-    match = services.create_match(user=alice, game_key="drakon", n_seats=3)
-    services.join_match(user=bob, match=match)
-    services.join_match(user=carol, match=match)
+    match = lobby.create_match(user=alice, game_key="drakon", n_seats=3)
+    lobby.join_match(user=bob, match=match)
+    lobby.join_match(user=carol, match=match)
     match.refresh_from_db()
     game = registry.get("drakon")
     # A few turns in, so that there are coins and tiles to hide.
@@ -82,8 +82,8 @@ def test_a_seat_never_sees_another_seats_hand_coins_or_the_pile(drakon_match):
 
 
 def test_team_play_needs_four_or_six(alice):
-    with pytest.raises(services.ServiceError, match="4 or 6"):
-        services.create_match(user=alice, game_key="drakon", n_seats=3, options={"team_play": True})
+    with pytest.raises(errors.ServiceError, match="4 or 6"):
+        lobby.create_match(user=alice, game_key="drakon", n_seats=3, options={"team_play": True})
     client = Client()
     client.force_login(alice)
     response = client.post(
@@ -119,7 +119,9 @@ def test_the_board_offers_cells_and_rotations_to_click(drakon_match):
         reverse("match_panel", args=[match.pk]), {"path": f"tile-{place['tile']}"}
     ).content.decode()
     cells = {a["at"] for a in legal if a["type"] == "place" and a["tile"] == place["tile"]}
-    spots = set(re.findall(r'class="spot[^"]*" href="[^"]*path=tile-\d+\.cell-([-\d,]+)"', panel))
+    spots = set(
+        re.findall(r'<a [^>]*data-path="tile-\d+\.cell-([-\d,]+)"[^>]*class="[^"]*\bspot\b', panel)
+    )
     assert spots == cells, "every legal cell is clickable on the board, and only those"
     panel = client.get(
         reverse("match_panel", args=[match.pk]),
@@ -131,5 +133,5 @@ def test_the_board_offers_cells_and_rotations_to_click(drakon_match):
         if a["type"] == "place" and a["tile"] == place["tile"] and a["at"] == place["at"]
     }
     if len(rotations) > 1:
-        assert panel.count('class="rotation"') == len(rotations)
+        assert len(re.findall(r'class="board-choice[^"]*\brotation\b', panel)) == len(rotations)
     assert 'id="room-key"' in panel

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import lobby
 from games.engine import registry
 from games.models import MatchStatus
 
@@ -40,9 +40,9 @@ def test_play_moves_by_clicking(game_key, seed, make_user):
     # Each seed takes another corner of the game's option matrix.
     matrix = game.option_matrix(n)
     options = matrix[(seed * 5) % len(matrix)]
-    match = services.create_match(user=users[0], game_key=game_key, n_seats=n, options=options)
+    match = lobby.create_match(user=users[0], game_key=game_key, n_seats=n, options=options)
     for user in users[1:]:
-        services.join_match(user=user, match=match)
+        lobby.join_match(user=user, match=match)
     clients = {}
     for user in users:
         clients[user.pk] = Client()

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import lobby, services
 from games.engine import registry
 from games.models import MatchStatus
 
@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 def test_a_buried_egg_stays_secret_in_the_public_log_until_the_end(alice, bob):
     game = registry.get("hatchlings")
-    match = services.create_match(user=alice, game_key="hatchlings", n_seats=2)
-    services.join_match(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="hatchlings", n_seats=2)
+    lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
     players = {0: alice, 1: bob}
     egg = match.state["hands"][0][0]

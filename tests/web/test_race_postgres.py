@@ -34,9 +34,10 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import lobby, services
 from games.engine import registry
 from games.engine.replay import replay
+from games.errors import StaleVersion
 from games.models import Match, MatchStatus, Move
 
 N_THREADS = 16
@@ -61,8 +62,8 @@ def _started_match() -> Match:
     User = get_user_model()
     ann = User.objects.create_user("race-ann", email="ann@example.com", password=None)
     ben = User.objects.create_user("race-ben", email="ben@example.com", password=None)
-    match = services.create_match(user=ann, game_key="nogi", n_seats=2)
-    services.join_match(user=ben, match=match)
+    match = lobby.create_match(user=ann, game_key="nogi", n_seats=2)
+    lobby.join_match(user=ben, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
     game = registry.get("nogi")
@@ -189,7 +190,7 @@ def test_simultaneous_submissions_apply_exactly_one(mode):
     errors = [value for kind, value in results if kind == "error"]
     assert len(winners) == 1, f"expected one success, got {results}"
     assert len(errors) == N_THREADS - 1
-    assert all(type(error) is services.StaleVersion for error in errors), errors
+    assert all(type(error) is StaleVersion for error in errors), errors
     (winner,) = winners
     move = results[winner][1]
     assert move.seq == version + 1 and move.action == actions[winner]
@@ -234,3 +235,36 @@ def test_simultaneous_move_posts_answer_one_success_and_409s(mode, htmx):
         if response.status_code == 409:
             assert STALE_MESSAGE in response.content.decode()
     _check_log_and_state(match, version, seat, actions[winner])
+
+
+def test_twelve_simultaneous_chat_messages_store_only_the_limit():
+    """The chat limit is a counter in the cache, taken before the write:
+    twelve parallel posts (each its own connection) store exactly six."""
+    from django.db import connections
+
+    from games import chat, limits
+    from games.errors import TooFast
+    from games.models import ChatMessage
+
+    match = _started_match()
+    user = match.seats.get(index=0).user
+    barrier = threading.Barrier(12)
+    outcomes: list[str] = []
+
+    def post(i):
+        try:
+            barrier.wait()
+            chat.post_message(user, match, f"message {i}")
+            outcomes.append("stored")
+        except TooFast:
+            outcomes.append("too fast")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes).count("stored") == limits.CHAT.count
+    assert ChatMessage.objects.filter(match=match, user=user).count() == limits.CHAT.count

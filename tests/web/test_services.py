@@ -3,8 +3,9 @@
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 
-from games import services
+from games import errors, lobby, services
 from games.engine.replay import replay
 from games.engine.rng import seed_hash
 from games.models import ActorKind, Match, MatchStatus, Move, Seat, Visibility
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_create_match_puts_the_creator_in_seat_zero_and_commits_to_the_seed(alice):
-    match = services.create_match(
+    match = lobby.create_match(
         user=alice, game_key="nogi", n_seats=4, time_per_move=timedelta(days=2)
     )
     assert match.status == MatchStatus.OPEN
@@ -37,17 +38,17 @@ def test_create_match_puts_the_creator_in_seat_zero_and_commits_to_the_seed(alic
     ],
 )
 def test_create_match_refuses_bad_settings(alice, kwargs, message):
-    with pytest.raises(services.ServiceError, match=message):
-        services.create_match(user=alice, **kwargs)
+    with pytest.raises(errors.ServiceError, match=message):
+        lobby.create_match(user=alice, **kwargs)
     assert Match.objects.count() == 0
 
 
 def test_match_starts_when_the_last_seat_is_taken(alice, bob, carol, nogi):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=3)
-    services.join_match(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.OPEN and match.state is None
-    services.join_match(user=carol, match=match)
+    lobby.join_match(user=carol, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
     assert match.state == nogi.setup(3, match.options, match.seed)
@@ -56,55 +57,55 @@ def test_match_starts_when_the_last_seat_is_taken(alice, bob, carol, nogi):
 
 
 def test_join_refusals_change_nothing(started_match, alice, make_user):
-    with pytest.raises(services.Conflict, match="already started"):
-        services.join_match(user=make_user("dave"), match=started_match)
-    with pytest.raises(services.Conflict):
-        services.join_match(user=alice, match=started_match)
+    with pytest.raises(errors.Conflict, match="already started"):
+        lobby.join_match(user=make_user("dave"), match=started_match)
+    with pytest.raises(errors.Conflict):
+        lobby.join_match(user=alice, match=started_match)
     assert started_match.seats.count() == 3
 
 
 def test_private_match_needs_an_invitation_or_the_link(alice, bob, carol, make_user):
-    match = services.create_match(
+    match = lobby.create_match(
         user=alice, game_key="nogi", n_seats=4, visibility=Visibility.PRIVATE
     )
-    with pytest.raises(services.Forbidden, match="private"):
-        services.join_match(user=bob, match=match)
-    with pytest.raises(services.Forbidden):
-        services.join_match(user=bob, match=match, token="wrong")
-    services.invite_user(user=alice, match=match, username="Bob")
-    services.join_match(user=bob, match=match)
-    services.join_match(user=carol, match=match, token=match.invite_token)
+    with pytest.raises(errors.Forbidden, match="private"):
+        lobby.join_match(user=bob, match=match)
+    with pytest.raises(errors.Forbidden):
+        lobby.join_match(user=bob, match=match, token="wrong")
+    lobby.invite_user(user=alice, match=match, username="Bob")
+    lobby.join_match(user=bob, match=match)
+    lobby.join_match(user=carol, match=match, token=match.invite_token)
     assert match.seats.count() == 3
 
 
 def test_invite_refusals(alice, bob, make_user):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=3)
-    with pytest.raises(services.ServiceError, match="No player"):
-        services.invite_user(user=alice, match=match, username="nobody")
-    with pytest.raises(services.Forbidden):
-        services.invite_user(user=bob, match=match, username="alice")
-    with pytest.raises(services.Conflict):
-        services.invite_user(user=alice, match=match, username="alice")
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    with pytest.raises(errors.ServiceError, match="No player"):
+        lobby.invite_user(user=alice, match=match, username="nobody")
+    with pytest.raises(errors.Forbidden):
+        lobby.invite_user(user=bob, match=match, username="alice")
+    with pytest.raises(errors.Conflict):
+        lobby.invite_user(user=alice, match=match, username="alice")
 
 
 def test_leave_before_start_reindexes_and_the_last_human_aborts(alice, bob, carol):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=4)
-    services.join_match(user=bob, match=match)
-    services.join_match(user=carol, match=match)
-    services.leave_match(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=4)
+    lobby.join_match(user=bob, match=match)
+    lobby.join_match(user=carol, match=match)
+    lobby.leave_match(user=bob, match=match)
     assert list(match.seats.values_list("index", "user__username")) == [
         (0, "alice"),
         (1, "carol"),
     ]
-    services.leave_match(user=alice, match=match)
-    services.leave_match(user=carol, match=match)
+    lobby.leave_match(user=alice, match=match)
+    lobby.leave_match(user=carol, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.ABORTED
 
 
 def test_cannot_leave_a_started_match(started_match, bob):
-    with pytest.raises(services.Conflict):
-        services.leave_match(user=bob, match=started_match)
+    with pytest.raises(errors.Conflict):
+        lobby.leave_match(user=bob, match=started_match)
 
 
 def test_submit_action_applies_logs_and_bumps_the_version(started_match, nogi):
@@ -139,18 +140,18 @@ def test_refusals_change_nothing(started_match, nogi, make_user):
     legal = nogi.legal_actions(match.state, seat_index)
     before = _snapshot(match)
     cases = [
-        (waiting, legal[0], 0, services.Forbidden, "not your turn"),
-        (make_user("eve"), legal[0], 0, services.Forbidden, "no seat"),
-        (mover, legal[0], 7, services.StaleVersion, "moved on"),
+        (waiting, legal[0], 0, errors.Forbidden, "not your turn"),
+        (make_user("eve"), legal[0], 0, errors.Forbidden, "no seat"),
+        (mover, legal[0], 7, errors.StaleVersion, "moved on"),
         (
             mover,
             {"type": "use_die", "die": "red", "knight": "blue"},
             0,
-            services.ServiceError,
+            errors.ServiceError,
             None,
         ),
-        (mover, {**legal[0], "extra": 1}, 0, services.ServiceError, None),
-        (mover, "roll", 0, services.ServiceError, None),
+        (mover, {**legal[0], "extra": 1}, 0, errors.ServiceError, None),
+        (mover, "roll", 0, errors.ServiceError, None),
     ]
     for user, action, version, error, message in cases:
         with pytest.raises(error, match=message):
@@ -159,9 +160,9 @@ def test_refusals_change_nothing(started_match, nogi, make_user):
 
 
 def test_stale_version_is_409(started_match, nogi):
-    assert services.StaleVersion("x").status == 409
-    assert services.Forbidden("x").status == 403
-    assert services.ServiceError("x").status == 400
+    assert errors.StaleVersion("x").status == 409
+    assert errors.Forbidden("x").status == 403
+    assert errors.ServiceError("x").status == 400
 
 
 def test_move_log_is_append_only(started_match, nogi):
@@ -203,7 +204,7 @@ def test_a_whole_game_through_the_service_ends_ranks_and_verifies(started_match,
     )
     report = verify_match(match)
     assert report.ok and report.moves_checked == match.version
-    with pytest.raises(services.Conflict, match="over"):
+    with pytest.raises(errors.Conflict, match="over"):
         services.submit_action(match, match.seats.first().user, {"type": "use_die"}, match.version)
 
 
@@ -225,12 +226,12 @@ def test_verification_detects_a_wrong_seed(started_match, nogi):
 def test_bots_fill_seats_and_play_until_a_human_must_move(
     alice, bob, nogi, django_capture_on_commit_callbacks
 ):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=4)
-    services.join_match(user=bob, match=match)
-    with pytest.raises(services.Forbidden):
-        services.fill_with_bots(user=bob, match=match)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=4)
+    lobby.join_match(user=bob, match=match)
+    with pytest.raises(errors.Forbidden):
+        lobby.fill_with_bots(user=bob, match=match)
     with django_capture_on_commit_callbacks(execute=True):
-        services.fill_with_bots(user=alice, match=match)
+        lobby.fill_with_bots(user=alice, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE
     assert list(match.seats.values_list("is_bot", flat=True)) == [False, False, True, True]
@@ -243,12 +244,14 @@ def test_bots_fill_seats_and_play_until_a_human_must_move(
 
 
 def test_an_all_bot_game_plays_to_the_end(alice, nogi, django_capture_on_commit_callbacks):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=2)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
     Seat.objects.filter(match=match).delete()
     Seat.objects.create(match=match, index=0, is_bot=True, bot_level="random")
-    Match.objects.filter(pk=match.pk).update(created_by=alice)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.fill_with_bots(user=alice, match=match, level="heuristic")
+    # No human is left to press "fill with bots" (a creator who left may not),
+    # so the second bot sits down and the match starts as a full match would.
+    Seat.objects.create(match=match, index=1, is_bot=True, bot_level="heuristic")
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        lobby._start(lobby.lock_match(match))
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert verify_match(match).ok

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import lobby
 from games.models import Match, MatchStatus, Move, Visibility
 from tests.conftest import user_to_move
 
@@ -37,7 +37,7 @@ def legal_post(match, nogi, version=None):
 
 
 def test_lobby_for_anonymous_and_players(started_match, alice, make_user):
-    open_match = services.create_match(user=make_user("dave"), game_key="nogi", n_seats=3)
+    open_match = lobby.create_match(user=make_user("dave"), game_key="nogi", n_seats=3)
     response = Client().get("/")
     assert response.status_code == 200
     assert f"#{open_match.pk}" in response.content.decode()
@@ -48,8 +48,8 @@ def test_lobby_for_anonymous_and_players(started_match, alice, make_user):
 def test_my_matches_lists_my_turn_first(alice, bob, carol, nogi):
     matches = []
     for _ in range(3):
-        match = services.create_match(user=alice, game_key="nogi", n_seats=2)
-        services.join_match(user=bob, match=match)
+        match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+        lobby.join_match(user=bob, match=match)
         matches.append(match)
     page = client_for(alice).get("/").content.decode()
     order = [int(pk) for pk in re.findall(r'<a href="/m/(\d+)/">#', page)]
@@ -99,7 +99,7 @@ def test_create_match_form_refuses_forged_fields(alice):
 
 
 def test_private_match_is_hidden_from_strangers(alice, bob, make_user):
-    match = services.create_match(
+    match = lobby.create_match(
         user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
     )
     url = reverse("match_detail", args=[match.pk])
@@ -124,7 +124,7 @@ def test_private_match_is_hidden_from_strangers(alice, bob, make_user):
 
 
 def test_join_leave_invite_and_bots_through_views(alice, bob, carol, make_user):
-    match = services.create_match(user=alice, game_key="nogi", n_seats=4)
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=4)
     assert client_for(bob).post(reverse("match_join", args=[match.pk])).status_code == 302
     response = client_for(alice).post(
         reverse("match_invite", args=[match.pk]), {"username": "carol"}
@@ -228,6 +228,82 @@ def test_poll_answers_204_until_something_changes(started_match, nogi, alice):
     match.refresh_from_db()
     assert client.get(url, {"since": match.stamp}).status_code == 204
     assert client.get(url, {"since": "garbage"}).status_code == 200
+
+
+def test_the_poll_notices_a_chat_message_and_a_join_without_a_new_version(
+    started_match, alice, bob, carol
+):
+    """The stamp carries ``updated_at``: open pages see chat and new players."""
+    match = started_match
+    url = reverse("match_panel", args=[match.pk])
+    since = {"since": match.stamp}
+    assert client_for(alice).get(url, since).status_code == 204
+    response = client_for(bob).post(reverse("match_chat", args=[match.pk]), {"text": "hello"})
+    assert response.status_code == 302
+    answer = client_for(alice).get(url, since)
+    assert answer.status_code == 200 and "hello" in answer.content.decode()
+    match.refresh_from_db()
+    assert match.version == int(since["since"].split("-")[0])
+
+    waiting = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    since = {"since": waiting.stamp}
+    waiting_url = reverse("match_panel", args=[waiting.pk])
+    assert client_for(alice).get(waiting_url, since).status_code == 204
+    lobby.join_match(user=carol, match=waiting)
+    answer = client_for(alice).get(waiting_url, since)
+    assert answer.status_code == 200 and "carol" in answer.content.decode()
+
+
+def test_the_204_poll_reads_only_the_stamp_and_still_guards_private_matches(
+    alice, bob, carol, make_user
+):
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
+    )
+    lobby.invite_user(user=alice, match=match, username="bob")
+    lobby.join_match(user=bob, match=match)
+    match.refresh_from_db()
+    url = reverse("match_panel", args=[match.pk])
+    from django.contrib.auth.models import Group
+
+    staff = get_user_model().objects.create_user("staffer", is_staff=True)
+    staff.groups.add(Group.objects.get(name="moderator"))
+    since = {"since": match.stamp}
+    for who in (alice, bob, staff):
+        client = client_for(who)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url, since).status_code == 204, who
+        sqls = " ".join(q["sql"] for q in ctx.captured_queries)
+        assert '"games_match"."state"' not in sqls and "accounts_profile" not in sqls, sqls
+        # The user, then the match's stamp with the seat and the invitation of
+        # the user the session names; a moderator's group only for a moderator
+        # (the session itself comes from the cache).
+        assert len(ctx) == (3 if who == staff else 2), sqls
+    invited = make_user("dora")
+    lobby.invite_user(user=alice, match=make_match_for_invites(alice), username="dora")
+    # Knowing the stamp is not enough: an outsider, a stranger with a wrong token
+    # and an anonymous visitor get what they got before, a 404 that shows nothing.
+    for client, params in [
+        (client_for(carol), since),
+        (client_for(invited), since),
+        (Client(), {**since, "token": "wrong"}),
+        (Client(), since),
+        # The match has started: its invite link grants nothing more.
+        (Client(), {**since, "token": match.invite_token}),
+        (client_for(make_user("erin")), since),
+    ]:
+        assert client.get(url, params).status_code == 404
+    staff.groups.clear()
+    assert client_for(staff).get(url, since).status_code == 404, "staff alone is not a moderator"
+
+
+def make_match_for_invites(user):
+    """Another open match: an invitation there opens nothing here."""
+    return lobby.create_match(user=user, game_key="nogi", n_seats=3, visibility=Visibility.PRIVATE)
 
 
 def test_choices_build_an_action_in_clicks(started_match, nogi):

@@ -22,6 +22,8 @@ from games.catalog.drako.rules import ray
 BOARD_TEMPLATE = "games/drako/board.html"
 # The sentences name who acted ("The dragon bites Urpen."), so the log omits the seat name.
 SENTENCES_NAME_THE_ACTOR = True
+# A piece on the board, measured at a phone's width by the browser tests.
+PIECE_SELECTOR = ".drako-board g.piece circle"
 
 SIZE = 36  # hex radius in SVG units
 ROOT3 = math.sqrt(3)
@@ -176,6 +178,20 @@ class Piece:
     r: int
     choice: object = None
     netted: bool = False
+    icon: str = ""  # games/icons.py: the dragon's head, a dwarf's face
+    badge: str = ""  # a letter beside the icon telling the dwarves apart
+
+    @property
+    def icon_size(self) -> float:
+        return round(self.r * 1.5, 1)
+
+    @property
+    def icon_x(self) -> float:
+        return round(self.x - self.icon_size / 2, 1)
+
+    @property
+    def icon_y(self) -> float:
+        return round(self.y - self.icon_size / 2, 1)
 
 
 @dataclass
@@ -241,6 +257,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             y=dy,
             r=20,
             netted=dragon["netted"],
+            icon="dragon-head",
         )
     )
     for dwarf in C.DWARF_IDS:
@@ -260,6 +277,8 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 y=y,
                 r=16,
                 choice=by_key.get(f"dwarf-{dwarf}"),
+                icon="dwarf-face",
+                badge=C.DWARF_NAMES[dwarf][0],
             )
         )
     arrows = []
@@ -842,3 +861,69 @@ def describe_event(event: dict, names: list[str]) -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def final_summary(result: dict, names: list[str]):
+    """Drako keeps no score: the side that won and why."""
+    details = result.get("details") or {}
+    return dict(
+        reason=str(REASONS.get(details.get("end_reason"), "")),
+        columns=[],
+        cells=[[] for _name in names],
+    )
+
+
+def describe_board(view: dict, names: list[str]) -> list[str]:
+    """The position in words: where each figure stands, its wounds, the dragon's
+    tracks, the markers and the cards left."""
+    dragon = view["dragon"]
+    lines = [
+        _("The dragon stands on %(hex)s%(net)s.")
+        % {
+            "hex": hex_label(dragon["at"]),
+            "net": _(", caught in the net") if dragon.get("netted") else "",
+        }
+    ]
+    tracks = ", ".join(
+        f"{track_label(track)} {dragon.get(track, 0)}/{boxes}"
+        for track, boxes in C.DRAGON_BOXES.items()
+    )
+    lines.append(_("The dragon's wounds: %(tracks)s.") % {"tracks": tracks})
+    for dwarf in C.DWARF_IDS:
+        record = view["dwarves"][dwarf]
+        boxes = C.DWARF_BOXES[dwarf]
+        if record["wounds"] >= boxes:
+            lines.append(_("%(dwarf)s is dead.") % {"dwarf": dwarf_name(dwarf)})
+        elif record["at"] is None:
+            lines.append(_("%(dwarf)s is not on the board yet.") % {"dwarf": dwarf_name(dwarf)})
+        else:
+            lines.append(
+                _("%(dwarf)s stands on %(hex)s, wounds %(w)s/%(b)s.")
+                % {
+                    "dwarf": dwarf_name(dwarf),
+                    "hex": hex_label(record["at"]),
+                    "w": record["wounds"],
+                    "b": boxes,
+                }
+            )
+    lines.append(
+        _("Net: %(net)s. Fury: %(fury)s.")
+        % {
+            "net": _("with the dwarves") if view["net_available"] else _("on the dragon"),
+            "fury": _("available") if view["fury_available"] else _("used"),
+        }
+    )
+    for side in C.SIDES:
+        lines.append(
+            _("%(side)s: %(hand)s cards in hand, %(pile)s in the pile.")
+            % {
+                "side": Side_name(side),
+                "hand": view["hand_counts"][side],
+                "pile": view["pile_counts"][side],
+            }
+        )
+    me = view.get("me")
+    if me:
+        cards = "; ".join(card_label(me["side"], card) for card in me["hand"]) or _("none")
+        lines.append(_("Your cards: %(cards)s.") % {"cards": cards})
+    return [str(line) for line in lines]

@@ -1,7 +1,7 @@
 """A simple Drakon bot: plays for timed-out seats and for bot seats.
 
-It reads only ``GAME.view(state, seat)`` and ``GAME.legal_actions(state,
-seat)``, never the raw state, so it cannot cheat: it does not know the pile,
+It reads only the game's ``view(state, seat)`` and ``legal_actions(state,
+seat)`` (the game of the state's edition), never the raw state, so it cannot cheat: it does not know the pile,
 the hoard's values, other hands or other players' coin values.
 
 Levels:
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.catalog.drakon.rules import BITS, GAME, STEPS, xy
+from games.catalog.drakon.rules import BITS, GAMES_BY_EDITION, STEPS, xy
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
@@ -42,13 +42,42 @@ ROOM_WORTH: dict[str, float] = {
     "rotate": 0.2,
     "floating": 0.2,
     "lose_coin": -2.0,
+    # the first edition's rooms
+    "find_gold": 3.0,
+    "vortex": 0.8,
+    "map": 0.6,
+    "mind_orb": 0.5,
+    "shift": 0.3,
+    "wishing_well": -2.0,
+    "drakons_due": -1.5,
 }
+
+#: Rooms where a hero gains a coin from the hoard, and where it loses one of its own.
+FIND_ROOMS = frozenset({"find_coin", "find_gold"})
+LOSS_ROOMS = frozenset({"lose_coin", "wishing_well", "drakons_due"})
+
+#: The Start is worth a coin when coins lie on it (first edition).
+START_WORTH = 2.5
 
 #: Hero preference when choosing (Heroes!).
 HERO_PREFERENCE = ("thief", "ranger", "knight", "sorceress", "druid", "warrior")
 
 #: Tiles the Warrior is glad to get rid of.
-POOR_TILES = frozenset({"lose_coin", "empty", "harp", "whirlwind"})
+POOR_TILES = frozenset(
+    {
+        "lose_coin",
+        "empty",
+        "harp",
+        "whirlwind",
+        "wishing_well",
+        "drakons_due",
+        "gale",
+        "strong_wind",
+    }
+)
+
+#: First-edition heroes whose ability works like a later one's, for scoring.
+SCORED_AS = {"amazon": "ranger", "barbarian": "knight", "dwarf": "warrior"}
 
 MEETING_DRAKON = -4.0
 WIN = 100.0
@@ -60,14 +89,15 @@ LOOKAHEAD = 0.3
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     """Pick one legal action for ``seat``; raise ValueError if the seat cannot act."""
-    legal = GAME.legal_actions(state, seat)
+    game = GAMES_BY_EDITION[state["edition"]]
+    legal = game.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no legal action now")
     if level == "random":
         return rng.choice(legal)
     if level != "heuristic":
         raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
-    sight = Sight(GAME.view(state, seat))
+    sight = Sight(game.view(state, seat))
     scores = [sight.score(action) for action in legal]
     best = max(scores)
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
@@ -125,7 +155,12 @@ class Sight:
             if gold is not None and gold >= goal["escape_gold"]:
                 return WIN
         value = ROOM_WORTH.get(room, 0.0)
-        if room == "find_coin":
+        if room == "start":
+            if not self.view.get("start_coins"):
+                return 0.0
+            needed = self.gold_needed() if seat == self.me else None
+            return WIN if needed is not None and needed <= 1 else START_WORTH
+        if room in FIND_ROOMS:
             if not self.view["hoard"]:
                 return 0.0
             needed = self.gold_needed() if seat == self.me else None
@@ -135,7 +170,7 @@ class Sight:
             n = self.view["n_players"]
             victim = (seat + 1) % n if room == "steal_left" else (seat - 1) % n
             value = value if self.coins_of(victim) else 0.0
-        elif room == "lose_coin" and not self.coins_of(seat):
+        elif room in LOSS_ROOMS and not self.coins_of(seat):
             value = 0.0
         return value
 
@@ -189,7 +224,7 @@ class Sight:
         return 0.0
 
     def score_ability(self, action: Action) -> float:
-        hero = action["hero"]
+        hero = SCORED_AS.get(action["hero"], action["hero"])
         if hero == "ranger":
             return self.move_value(self.me, xy(action["to"])) - 0.5
         if hero == "knight":
@@ -222,6 +257,10 @@ class Sight:
 
     def score_protect(self, action: Action) -> float:
         return 1.0
+
+    def score_take_coin(self, action: Action) -> float:
+        needed = self.gold_needed()
+        return WIN if needed is not None and needed <= 1 else 5.0
 
     def score_destroy(self, action: Action) -> float:
         cell = xy(action["at"])

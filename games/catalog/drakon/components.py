@@ -8,8 +8,8 @@ the rules code never hard-codes one.
 
 Everything is keyed by edition and by an English id, never by the Polish name:
 "Wichura" is the 2-step Whirlwind in the later edition and the 3-step Gale in
-the first one. Only the later edition (``"4e"``, game key ``drakon``) is used
-so far; the first edition (``drakon_classic``) will add its own ``Edition``.
+the first one. The later edition is ``"4e"`` (game key ``drakon``), the first edition
+``"1e"`` (game key ``drakon_classic``).
 
 Changing any value here changes how old move logs replay (the tile list and
 the coin list are shuffled at setup), so bump ``DrakonGame.rules_version``.
@@ -220,6 +220,28 @@ class Edition:
     #: tile, at most ``dry_rounds`` more rounds; and never more than ``max_rounds`` rounds.
     dry_rounds: int
     max_rounds: int
+    #: The options the edition offers (the first edition has no Short game nor Team play).
+    option_keys: tuple[str, ...] = ("heroes", "escape", "short_game", "team_play")
+    #: Rooms that use another room's rule under their own name (first edition: Find Gold is
+    #: Find a Coin, Magical Vortex is the Portal, ...): room -> the room whose rule applies.
+    rules_as: dict[str, str] | None = None
+    #: The Start room collects Drakon's Due coins and a hero entering may take one (B-6).
+    start_collects: bool = False
+    #: The hero who may cancel a coin loss aimed at them, out of turn (Druid; 1E Knight).
+    protector: str = "druid"
+    #: The hero whose once-per-game move ignores arrows (Sorceress; 1E Wizard, D-18).
+    power_hero: str = "sorceress"
+    #: Abilities used before or after the action that reuse a later-edition rule under
+    #: another hero's name: hero -> rule (1E Amazon = the Ranger's extra move, Dwarf = the
+    #: Warrior's cycle with exactly ``cycle_count`` tiles).
+    abilities_as: dict[str, str] | None = None
+    #: The Dwarf discards exactly this many tiles (fewer only if the hand is smaller);
+    #: None = any number (the Warrior).
+    cycle_count: int | None = None
+    #: The Thief may also exchange a coin with the hoard (4E; not in 1E, D-15).
+    thief_exchange: bool = True
+    #: Heroes! deals the heroes at random (1E, B-7) instead of a choice in turn order.
+    random_heroes: bool = False
 
 
 EDITION_4E = Edition(
@@ -249,7 +271,152 @@ EDITION_4E = Edition(
     max_rounds=200,
 )
 
-EDITIONS: dict[str, Edition] = {"4e": EDITION_4E}
+# The first edition (Galakta 2004 = FFG 2nd edition + the Drakon figure; spec B, C-2) ----------
+
+ROOMS_1E: dict[str, Room] = {
+    room.key: room
+    for room in (
+        Room("start", "Start", "Start", ON_ENTER, True,
+             "Heroes start here and return here after meeting Drakon. If coins lie here, "
+             "you may take one."),
+        Room("empty", "Empty Chamber", "Pusta komnata", NO_EFFECT, False, "No effect."),
+        Room("master_key", "Master Key", "Główny klucz", ON_LEAVE, True,
+             "On your next move you may go in any direction, even against an arrow of the "
+             "next chamber."),
+        Room("vortex", "Magical Vortex", "Magiczny wir", ON_LEAVE, True,
+             "On your next move you may go to any chamber in play."),
+        Room("shift", "Magical Shift", "Magiczne przemieszczenie", ON_ENTER, False,
+             "Exchange a chamber with no figure (not the Start) for a tile from your hand."),
+        Room("mind_orb", "Mind Control Orb", "Kula kontroli umysłu", ON_ENTER, False,
+             "Move another player's hero as if that player had chosen to move; its owner "
+             "resolves the chamber it enters."),
+        Room("destroy", "Destroy a Chamber", "Zniszcz komnatę", ON_ENTER, False,
+             "Put a chamber with no figure (not the Start) at the bottom of the pile."),
+        Room("find_gold", "Find Gold", "Znajdź złoto", ON_ENTER, False,
+             "Take 1 coin from Drakon's hoard."),
+        Room("drakons_due", "Drakon's Due", "Należność dla Drakon", ON_ENTER, False,
+             "Put 1 of your coins on the Start chamber."),
+        Room("steal_left", "Steal a Coin (left)", "Ukradnij monetę (w lewo)", ON_ENTER, False,
+             "Take 1 coin from the player on your left."),
+        Room("steal_right", "Steal a Coin (right)", "Ukradnij monetę (w prawo)", ON_ENTER,
+             False, "Take 1 coin from the player on your right."),
+        Room("map", "Map Chamber", "Komnata map", ON_ENTER, False,
+             "Take 1 random tile from the hand of an opponent of your choice."),
+        Room("rotate", "Rotate a Chamber", "Obrót komnatą", ON_ENTER, False,
+             "Rotate any 1 chamber by 90° or 180° so that no arrows point at each other."),
+        Room("gale", "Gale", "Wichura", ON_LEAVE, False,
+             "On your next move you must move 3 chambers at once; the first two are ignored."),
+        Room("strong_wind", "Strong Wind", "Silny wiatr", ON_LEAVE, False,
+             "On your next move you must move 2 chambers at once; the first is ignored."),
+        Room("wishing_well", "Wishing Well", "Studnia życzeń", ON_ENTER, False,
+             "Return 1 of your coins to Drakon's hoard."),
+        Room("drakon_moves", "Drakon Moves", "Drakon porusza się", ON_ENTER, True,
+             "Move Drakon up to 3 chambers in any direction, ignoring arrows."),
+    )
+}  # fmt: skip
+
+#: The 66 tiles of the first edition (spec C-2; every count but Start and Drakon Moves is
+#: our choice). The Start must come first: tile id 0 at (0, 0).
+TILES_1E: tuple[tuple[str, str, int], ...] = (
+    ("start", "A3", 1),  # arrows: our choice (C-3.2)
+    ("drakon_moves", "A2s", 1),  # 2 tiles: the publisher's note
+    ("drakon_moves", "A3", 1),
+    ("master_key", "A0", 3),  # no arrows: from the rulebook
+    ("vortex", "A0", 3),  # no arrows: from the rulebook
+    ("find_gold", "A1", 3),
+    ("find_gold", "A2s", 3),
+    ("find_gold", "A2c", 3),
+    ("find_gold", "A3", 3),
+    *(
+        (room, pattern, 1)
+        for room in (
+            "shift",
+            "mind_orb",
+            "destroy",
+            "drakons_due",
+            "steal_left",
+            "steal_right",
+            "map",
+            "rotate",
+            "gale",
+            "strong_wind",
+            "wishing_well",
+        )
+        for pattern in ("A2s", "A2c", "A3")
+    ),
+    ("empty", "A1", 4),
+    ("empty", "A2s", 3),
+    ("empty", "A2c", 2),
+    ("empty", "A3", 3),
+)
+
+#: 30 coins, all alike (worth 1 each: the goal counts coins). The count is our choice (C-2).
+COINS_1E: tuple[tuple[int, int], ...] = ((1, 30),)
+
+HEROES_1E: dict[str, Hero] = {
+    hero.key: hero
+    for hero in (
+        Hero("knight", "Knight", "Rycerz", ANY_TIME,
+             "Prevent one coin loss: a coin an opponent takes from you or a chamber makes "
+             "you lose (even out of your turn)."),
+        Hero("dwarf", "Dwarf", "Krasnolud", BEFORE_OR_AFTER,
+             "Discard 2 tiles from your hand under the pile and draw 2 new ones."),
+        Hero("barbarian", "Barbarian", "Barbarzyńca", BEFORE_OR_AFTER,
+             "Push a hero in your chamber one chamber along an arrow, then take 1 random "
+             "tile from its hand."),
+        Hero("wizard", "Wizard", "Czarodziej", DURING_MOVE,
+             "Once, move out of your chamber in a direction with no arrow."),
+        Hero("thief", "Thief", "Złodziej", BEFORE_OR_AFTER,
+             "Take 1 coin from a player whose hero is in your chamber."),
+        Hero("amazon", "Amazon", "Amazonka", BEFORE_OR_AFTER,
+             "Move one extra chamber along a legal path and resolve it."),
+    )
+}  # fmt: skip
+
+EDITION_1E = Edition(
+    key="1e",
+    rooms=ROOMS_1E,
+    tiles=TILES_1E,
+    coins=COINS_1E,
+    heroes=HEROES_1E,
+    start_room="start",
+    hand_size=4,
+    goal=5,
+    short_goal=5,  # no Short game in this edition (not offered)
+    escape_goal=4,
+    escape_rooms=frozenset({"master_key", "vortex"}),
+    escape_placement_wins=False,  # no Escape room in this edition
+    team_factor=1,
+    team_sizes=(),
+    steal_tile_min=1,  # Map Chamber: any opponent holding a tile (D-24)
+    forced_steps={"gale": 3, "strong_wind": 2},
+    pull_rooms=frozenset(),
+    teleport_rooms=frozenset({"vortex"}),
+    key_rooms=frozenset({"master_key"}),
+    open_rooms=frozenset({"master_key", "vortex"}),
+    min_players=2,
+    max_players=6,
+    dry_rounds=20,
+    max_rounds=200,
+    option_keys=("heroes", "escape"),
+    rules_as={
+        "find_gold": "find_coin",
+        "wishing_well": "lose_coin",
+        "shift": "swap",
+        "mind_orb": "mind_control",
+        "map": "steal_tile",
+        "vortex": "portal",
+    },
+    start_collects=True,
+    protector="knight",
+    power_hero="wizard",
+    abilities_as={"amazon": "ranger", "dwarf": "warrior", "barbarian": "barbarian"},
+    cycle_count=2,
+    thief_exchange=False,
+    random_heroes=True,
+)
+
+EDITIONS: dict[str, Edition] = {"4e": EDITION_4E, "1e": EDITION_1E}
 
 
 def tile_list(edition: Edition) -> list[list[str]]:

@@ -1,5 +1,5 @@
-"""Nogi za pas! for people: the board as SVG coordinates, log sentences, and
-the clicks that build a move. Works on ``view`` output only, never the state.
+"""Nogi za pas! for people: the board (a winding track of small SVG fields),
+log sentences, and the clicks that build a move. Works on ``view`` output only, never the state.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from games.catalog.nogi import components as C
 BOARD_TEMPLATE = "games/nogi/board.html"
 # Log sentences do not name the actor; the log shows the seat's name first.
 SENTENCES_NAME_THE_ACTOR = False
+# A piece on the board, measured at a phone's width by the browser tests.
+PIECE_SELECTOR = "circle.knight"
 
 COLOUR_NAMES = {
     "yellow": gettext_lazy("yellow"),
@@ -42,17 +44,18 @@ DIE_STATUS = {
 }
 INK_ON = {"yellow": "#222", "white": "#222", "pink": "#222", "orange": "#222"}
 
-# Board geometry: a serpentine track of 36 fields in 4 rows of 9, the dragon
-# mountain before field 1 and the castle after field 36.
-CELL = 62
-GAP = 6
-COLS = 9
-LEFT = 20 + CELL + GAP  # column 0 of the track; the mountain sits left of it
-TOP = 16
-BOARD_WIDTH = LEFT + COLS * (CELL + GAP) + 12
-CASTLE_TOP = TOP + 4 * (CELL + GAP) + 10
-DICE_TOP = CASTLE_TOP + CELL + 34
-BOARD_HEIGHT = DICE_TOP + 70
+# Board geometry. The track is a winding list of 36 fields laid out by CSS
+# (the board toolkit's ``.track``): 9 columns by 4 rows on a desktop, 6 by 6 in
+# a narrower column, 4 by 9 on a phone, always as a serpentine, so each field
+# keeps its size and every knight stays at least 24 px wide. Each field is a
+# small SVG of FIELD x FIELD units with a 3 x 3 grid of slots: the number in the
+# top-left slot, a bunny in the top-right one, knights in the others.
+FIELD = 84
+KNIGHT_R = 13
+SLOT = (15, 42, 69)
+#: The track's layouts, by columns (the toolkit's CSS picks one by the board's width).
+TRACK_COLUMNS = (9, 6, 4)
+DIE = 52
 
 
 def colour_name(colour: str) -> str:
@@ -84,13 +87,30 @@ def face_sentence(face: dict) -> str:
     }[kind]
 
 
-def field_xy(number: int) -> tuple[int, int]:
-    """Top-left corner of track field 1..36 (0 = the dragon mountain)."""
-    if number <= 0:
-        return LEFT - CELL - GAP, TOP
-    row, index = divmod(number - 1, COLS)
-    col = index if row % 2 == 0 else COLS - 1 - index
-    return LEFT + col * (CELL + GAP), TOP + row * (CELL + GAP)
+def track_place(number: int, columns: int) -> tuple[int, int]:
+    """Row and column (from 1) of track field 1..36 in a serpentine of ``columns``."""
+    row, index = divmod(number - 1, columns)
+    col = index if row % 2 == 0 else columns - 1 - index
+    return row + 1, col + 1
+
+
+def track_classes(number: int) -> str:
+    """The toolkit's placement classes of a field: ``t9-r1 t9-c1 t6-r1 ...``."""
+    classes = []
+    for columns in TRACK_COLUMNS:
+        row, col = track_place(number, columns)
+        classes += [f"t{columns}-r{row}", f"t{columns}-c{col}"]
+    return " ".join(classes)
+
+
+def knight_slots(bunny: bool) -> list[tuple[int, int]]:
+    """Slot centres for knights on a field: the middle and bottom rows first, then
+    the top row beside the number (unless a bunny sits in its corner)."""
+    slots = [(x, y) for y in SLOT[1:] for x in SLOT]
+    slots.append((SLOT[1], SLOT[0]))
+    if not bunny:
+        slots.append((SLOT[2], SLOT[0]))
+    return slots
 
 
 @dataclass
@@ -106,10 +126,11 @@ class Piece:
 @dataclass
 class Field:
     number: int
-    x: int
-    y: int
     bunny: bool
     dragon: bool
+    css: str
+    knights: list[Piece] = field(default_factory=list)
+    title: str = ""
 
 
 @dataclass
@@ -120,8 +141,6 @@ class Die:
     status: str
     text: str
     title: str
-    x: int
-    y: int
     choice: object = None  # the click that picks this die now, if any
 
 
@@ -129,56 +148,59 @@ class Die:
 class CastleSpace:
     label: str
     points: int
-    x: int
-    y: int
     knights: list[Piece] = field(default_factory=list)
 
 
-def _knight_pieces(board: dict[str, int]) -> list[Piece]:
-    """Knights drawn as small discs, up to 7 on one field in a 3-column grid."""
-    pieces = []
-    by_field: dict[int, list[str]] = {}
+def _knights_by_field(board: dict[str, int], bunnies: set[int]) -> dict[int, list[Piece]]:
+    """Knights drawn as discs in their field's slots (up to 7 on one field)."""
+    by_field: dict[int, list[Piece]] = {}
     for colour in C.COLOURS:
-        if colour in board:
-            by_field.setdefault(board[colour], []).append(colour)
-    for number, colours in by_field.items():
-        x0, y0 = field_xy(number)
-        for i, colour in enumerate(colours):
-            row, col = divmod(i, 3)
-            pieces.append(
-                Piece(
-                    colour=colour,
-                    hex=COLOUR_HEX[colour],
-                    x=x0 + 12 + col * 19,
-                    y=y0 + 24 + row * 15,
-                    label=colour_name(colour),
-                )
-            )
-    return pieces
+        if colour not in board:
+            continue
+        number = board[colour]
+        here = by_field.setdefault(number, [])
+        slots = knight_slots(number in bunnies)
+        x, y = slots[len(here) % len(slots)]
+        here.append(Piece(colour, COLOUR_HEX[colour], x, y, colour_name(colour)))
+    return by_field
 
 
 def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
     board = view["board"]
     dragon = view["dragon"]
     bunnies = set(view["bunny_fields"])
+    knights_on = _knights_by_field(board, bunnies)
     fields = []
     for number in range(C.FIRST_FIELD, C.LAST_FIELD + 1):
-        x, y = field_xy(number)
-        fields.append(Field(number, x, y, number in bunnies, number == dragon))
-    dragon_x, dragon_y = field_xy(dragon)
+        knights = knights_on.get(number, [])
+        # The field's name for a screen reader, with the knights on it (a picture
+        # without clicks is read as one image, by this name).
+        title = (
+            _("Field %(f)s: %(k)s.") % {"f": number, "k": ", ".join(k.label for k in knights)}
+            if knights
+            else _("Field %(f)s") % {"f": number}
+        )
+        fields.append(
+            Field(
+                number=number,
+                bunny=number in bunnies,
+                dragon=number == dragon,
+                css=track_classes(number),
+                knights=knights,
+                title=title,
+            )
+        )
     castle = []
     for space, (label, points) in enumerate(
         zip(C.CASTLE_SPACE_LABELS, view["castle_points"], strict=True)
     ):
-        x = LEFT + space * 2 * (CELL + GAP)
         occupants = view["castle"][space] if space < len(view["castle"]) else []
         knights = [
-            Piece(c, COLOUR_HEX[c], x + 14 + i * 20, CASTLE_TOP + 40, colour_name(c))
-            for i, c in enumerate(occupants)
+            Piece(c, COLOUR_HEX[c], KNIGHT_R + 1, KNIGHT_R + 1, colour_name(c)) for c in occupants
         ]
-        castle.append(CastleSpace(label, points, x, CASTLE_TOP, knights))
+        castle.append(CastleSpace(label, points, knights))
     dice = []
-    for i, colour in enumerate(C.DICE):
+    for colour in C.DICE:
         status = view["dice"][colour]
         rolled = view["roll"].get(colour)
         text = face_text(rolled) if rolled and status == "pool" else ""
@@ -193,16 +215,13 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 status=status,
                 text=text,
                 title=title,
-                x=LEFT + i * 64,
-                y=DICE_TOP,
             )
         )
     # The viewer's next clicks, drawn where they happen: a die, then a knight.
     clicks = {choice.key: choice for choice in choices.choices} if choices else {}
     for die in dice:
         die.choice = clicks.get(f"die-{die.colour}")
-    knights = _knight_pieces(board)
-    for knight in knights:
+    for knight in (k for f in fields for k in f.knights):
         knight.choice = next(
             (
                 clicks[k]
@@ -239,16 +258,13 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             for seat in range(view["n_players"])
         ]
     return {
-        "width": BOARD_WIDTH,
-        "height": BOARD_HEIGHT,
-        "cell": CELL,
+        "field": FIELD,
+        "knight_r": KNIGHT_R,
+        "die": DIE,
         "fields": fields,
-        "knights": knights,
-        "dragon": {"field": dragon, "x": dragon_x, "y": dragon_y},
-        "mountain": field_xy(0),
+        "dragon": dragon,
+        "dragon_home": dragon <= 0,
         "castle": castle,
-        "castle_top": CASTLE_TOP,
-        "dice_top": DICE_TOP,
         "dice": dice,
         "defeated": [(colour_name(c), COLOUR_HEX[c]) for c in view["defeated"]],
         "tokens_left": view["dragon_tokens_left"],
@@ -372,3 +388,98 @@ def describe_event(event: dict, names: list[str]) -> str:
     if kind == "game_over":
         return _("The game is over.")
     return kind.replace("_", " ")
+
+
+END_REASONS = {
+    "castle_full": gettext_lazy("Four knights reached the castle."),
+    "few_knights_left": gettext_lazy("Only two knights were left on the track."),
+}
+
+
+def final_summary(result: dict, names: list[str]):
+    """A.9 broken down: the castle points of the shield's colours, the bunnies, the total."""
+    details = result.get("details") or {}
+    points = details.get("knight_points", {})
+    cells = []
+    for row in details.get("seats", []):
+        shields = " + ".join(
+            ", ".join(f"{colour_name(c)} {points.get(c, 0)}" for c in shield)
+            for shield in row["shields"]
+        )
+        bunnies = " + ".join(str(v) for v in row["bunny_values"]) or "0"
+        cells.append(
+            [
+                shields,
+                str(row["knight_points"]),
+                bunnies,
+                str(row["bunny_points"]),
+                str(row["score"]),
+            ]
+        )
+    return dict(
+        reason=str(END_REASONS.get(details.get("end_reason"), "")),
+        columns=[
+            _("Shield (castle points per colour)"),
+            _("Knights"),
+            _("Bunnies rescued"),
+            _("Bunny points"),
+            _("Total"),
+        ],
+        cells=cells,
+    )
+
+
+def describe_board(view: dict, names: list[str]) -> list[str]:
+    """The position in words, for a screen reader: the track, the castle, the dice, the bunnies."""
+    lines = []
+    dragon = view["dragon"]
+    if dragon <= 0:
+        lines.append(_("The dragon is on its mountain, before field 1."))
+    else:
+        lines.append(_("The dragon is on field %(f)s.") % {"f": dragon})
+    lines.append(_("Dragon tokens left: %(n)s.") % {"n": view["dragon_tokens_left"]})
+    by_field: dict[int, list[str]] = {}
+    for colour, field_number in view["board"].items():
+        by_field.setdefault(field_number, []).append(colour_name(colour))
+    for field_number in sorted(by_field, reverse=True):
+        knights = ", ".join(sorted(by_field[field_number]))
+        if field_number in view["bunny_fields"]:
+            lines.append(_("Field %(f)s, with a bunny: %(k)s.") % {"f": field_number, "k": knights})
+        else:
+            lines.append(_("Field %(f)s: %(k)s.") % {"f": field_number, "k": knights})
+    free_bunnies = [f for f in view["bunny_fields"] if f not in by_field]
+    if free_bunnies:
+        lines.append(
+            _("Bunnies wait on fields %(f)s.") % {"f": ", ".join(str(f) for f in free_bunnies)}
+        )
+    places = [
+        f"{', '.join(colour_name(c) for c in space)} ({points})"
+        for space, points in zip(view["castle"], view["castle_points"], strict=False)
+        if space
+    ]
+    if places:
+        lines.append(_("In the castle (points): %(p)s.") % {"p": "; ".join(places)})
+    if view["defeated"]:
+        defeated = ", ".join(colour_name(c) for c in view["defeated"])
+        lines.append(_("Defeated: %(k)s.") % {"k": defeated})
+    rolled = [
+        f"{colour_name(die)} {face_text(face)}"
+        for die, face in view["roll"].items()
+        if view["dice"].get(die) == "pool"
+    ]
+    if rolled:
+        lines.append(_("Dice to choose from: %(d)s.") % {"d": ", ".join(rolled)})
+    aside = [colour_name(d) for d, status in view["dice"].items() if status == "aside"]
+    if aside:
+        lines.append(_("Dice set aside: %(d)s.") % {"d": ", ".join(aside)})
+    rescued = ", ".join(
+        f"{name} {count}" for name, count in zip(names, view["bunnies_collected"], strict=False)
+    )
+    lines.append(_("Bunnies rescued: %(r)s.") % {"r": rescued})
+    me = view.get("me")
+    if me:
+        shields = "; ".join(", ".join(colour_name(c) for c in shield) for shield in me["shields"])
+        lines.append(_("Your secret shield colours: %(s)s.") % {"s": shields or _("none")})
+        bunnies = " + ".join(str(v) for v in me["bunny_values"]) or "0"
+        lines.append(_("Your bunnies: %(b)s points.") % {"b": f"{bunnies} = {me['bunny_points']}"})
+    return [str(line) for line in lines]

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from games import services
+from games import lobby
 from games.engine import registry
 from games.models import Match, MatchStatus
 from games.roles import ensure_moderator_group
@@ -28,8 +28,8 @@ class Command(BaseCommand):
                 for game in registry.all():
                     self._demo_match(game, users)
                 # One match still gathering players, to join from the lobby.
-                open_match = services.create_match(user=users[2], game_key="nogi", n_seats=4)
-                services.join_match(user=users[1], match=open_match)
+                open_match = lobby.create_match(user=users[2], game_key="nogi", n_seats=4)
+                lobby.join_match(user=users[1], match=open_match)
             moderator = self._user("mod", "Moderator", "en")
             if not moderator.is_staff:
                 moderator.is_staff = True
@@ -47,13 +47,13 @@ class Command(BaseCommand):
         """Alice's match of ``game`` as the game's ``demo_setup`` asks: the demo
         users take the seats, bots any beyond them."""
         n_seats, options = game.demo_setup()
-        match = services.create_match(
+        match = lobby.create_match(
             user=users[0], game_key=game.key, n_seats=n_seats, options=options
         )
         for user in users[1:n_seats]:
-            services.join_match(user=user, match=match)
+            lobby.join_match(user=user, match=match)
         if n_seats > len(users):
-            services.fill_with_bots(user=users[0], match=match)
+            lobby.fill_with_bots(user=users[0], match=match)
         return match
 
     def _user(self, username, display_name, language):

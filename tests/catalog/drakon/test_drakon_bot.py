@@ -7,7 +7,8 @@ import json
 import pytest
 
 from games.catalog.drakon.bot import choose
-from games.catalog.drakon.rules import GAME, build_state
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME
 from games.engine.rng import Rng
 
 HEROES = {"heroes": True}

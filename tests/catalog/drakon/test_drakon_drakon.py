@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from games.catalog.drakon.rules import GAME, Lair, build_state, drakon_reach
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME, Lair, drakon_reach
 from games.engine.base import IllegalAction
 
 

@@ -7,7 +7,8 @@ import copy
 import pytest
 
 from games.catalog.drakon import components as C
-from games.catalog.drakon.rules import GAME, build_state, start_next_turn
+from games.catalog.drakon.builders import build_state, start_next_turn
+from games.catalog.drakon.rules import GAME
 from games.engine.base import IllegalAction
 
 #: Two dead ends: (0,1) points north into nothing, (1,0) east into nothing.

@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from games.catalog.drakon.rules import GAME, build_state
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME
 from games.engine.base import IllegalAction
 
 HEROES = {"heroes": True}

@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from games.catalog.drakon.rules import GAME, build_state, start_next_turn
+from games.catalog.drakon.builders import build_state, start_next_turn
+from games.catalog.drakon.rules import GAME
 from games.engine.base import IllegalAction
 
 ENTRANCE = "entrance {W,N,E}"

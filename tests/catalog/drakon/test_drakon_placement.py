@@ -1,6 +1,6 @@
 """Drakon: placing a chamber (A-5, C-0 arrow ban, D-2, D-11, D-12; E-1, E-2, E-3, E-25).
 
-Positions are built with ``rules.build_state`` in the spec's E notation, so no
+Positions are built with ``builders.build_state`` in the spec's E notation, so no
 test depends on the shuffled pile or on the "our choice" arrow data.
 """
 
@@ -10,7 +10,8 @@ import copy
 
 import pytest
 
-from games.catalog.drakon.rules import GAME, build_state, tiles_of
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME, tiles_of
 from games.engine.base import IllegalAction
 
 

@@ -19,15 +19,9 @@ from collections import Counter
 
 import pytest
 
+from games.catalog.drakon import components as C
 from games.catalog.drakon.bot import choose
-from games.catalog.drakon.rules import (
-    GAME,
-    Lair,
-    key_of,
-    lair_of,
-    place_refusal,
-    tiles_of,
-)
+from games.catalog.drakon.rules import GAME, Lair, key_of, lair_of, place_refusal, tiles_of
 from games.engine.base import resolve_options
 from games.engine.rng import Rng
 from games.engine.testing import play_random_game, run_many
@@ -65,7 +59,10 @@ def test_thousands_of_random_games_without_teams():
     )
     assert stats.games == 1200
     assert stats.by_players == dict.fromkeys(range(2, 7), 240)
-    assert stats.longest < 400
+    # Rules version 2 (ruling 20): a game whose hands are empty but whose coins can still
+    # change hands runs on to the round limit, so that limit bounds the longest game
+    # (an action and about one more decision per turn at most).
+    assert stats.longest < 2 * 6 * C.EDITIONS["4e"].max_rounds
 
 
 @pytest.mark.slow
@@ -121,7 +118,12 @@ def test_games_that_walk_the_lair_reach_every_room_and_every_ending():
         "druid",
         "warrior",
     }
-    assert set(endings) >= {"goal", "escape", "blocked", "exhausted"}
+    assert set(endings) >= {"goal", "escape", "blocked"}
+    # Under rules version 2 the no-progress end waits while a coin can change
+    # hands, which random walks rarely exhaust: they meet the round limit
+    # instead. Both sides of that guard have their own scenario tests in
+    # test_drakon_rules_version.py.
+    assert set(endings) & {"exhausted", "turn_limit"}
 
 
 def test_the_placement_fast_path_agrees_with_the_listed_placements():

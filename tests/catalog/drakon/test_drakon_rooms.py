@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from games.catalog.drakon.rules import GAME, Lair, build_state, move_targets, tiles_of
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME, Lair, move_targets, tiles_of
 from games.engine.base import IllegalAction
 
 

@@ -8,15 +8,8 @@ from collections import Counter
 import pytest
 
 from games.catalog.drakon import components as C
-from games.catalog.drakon.rules import (
-    DISTINCT,
-    GAME,
-    MASKS,
-    arrows_of,
-    mask_of,
-    parse_spec,
-    rotate_mask,
-)
+from games.catalog.drakon.builders import parse_spec
+from games.catalog.drakon.rules import DISTINCT, GAME, MASKS, arrows_of, mask_of, rotate_mask
 
 E4 = C.EDITIONS["4e"]
 
@@ -177,8 +170,8 @@ def test_opening_events_describe_the_deal_and_first_turn():
 
 
 def test_game_object_contract():
-    assert GAME.key == "drakon" and GAME.title == "Drakon"
-    assert GAME.rules_version == 1
+    assert GAME.key == "drakon" and GAME.title == "Drakon (fourth edition)"
+    assert GAME.rules_version == 2 and GAME.old_rules_versions == (1,)
     assert (GAME.min_players, GAME.max_players) == (2, 6)
     assert [option.key for option in GAME.options] == [
         "heroes",

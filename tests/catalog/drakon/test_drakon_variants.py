@@ -6,7 +6,8 @@ import copy
 
 import pytest
 
-from games.catalog.drakon.rules import GAME, build_state, left_of, right_of
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME, left_of, right_of
 from games.engine.base import IllegalAction
 
 ESCAPE = {"escape": True}

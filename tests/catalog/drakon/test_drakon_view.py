@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from games.catalog.drakon.rules import GAME, build_state
+from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.rules import GAME
 from games.engine.rng import Rng
 
 #: Keys that carry secret values; public events must never hold them.
@@ -163,7 +164,7 @@ def test_coins_are_revealed_once_the_game_is_over():
         coins=[[3], [1, 1]],
         decision=False,
     )
-    from games.catalog.drakon.rules import start_next_turn
+    from games.catalog.drakon.builders import start_next_turn
 
     over, _ = start_next_turn(state)
     view = GAME.view(over, None)

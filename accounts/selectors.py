@@ -1,0 +1,58 @@
+"""The accounts app's reads."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+
+from accounts.models import Profile, VacationPeriod
+
+
+def vacation_days_used(user, year: int) -> int:
+    """Whole days of vacation declared in ``year`` (a started day counts)."""
+    total = timedelta(0)
+    start_of_year = timezone.make_aware(datetime(year, 1, 1))
+    end_of_year = timezone.make_aware(datetime(year + 1, 1, 1))
+    for period in VacationPeriod.objects.filter(
+        user=user, ends_at__gt=start_of_year, starts_at__lt=end_of_year
+    ):
+        total += min(period.ends_at, end_of_year) - max(period.starts_at, start_of_year)
+    return -(-int(total.total_seconds()) // 86400)
+
+
+PREFERENCES_TIMEOUT = 24 * 3600
+
+
+def _preferences_key(user_id) -> str:
+    return f"prefs:{user_id}"
+
+
+def preferences(user) -> dict:
+    """What every page needs of a signed-in player's profile: language, time
+    zone, colours, whether to confirm moves and the name in the top bar.
+
+    Kept in the shared cache (Redis in production) under the user's id and
+    dropped whenever the profile or the user is saved
+    (``forget_preferences``), so a request reads the profile from the
+    database only the first time: a poll or a move pays no query for it.
+    """
+    key = _preferences_key(user.pk)
+    found = cache.get(key)
+    if found is None:
+        profile = Profile.objects.filter(user_id=user.pk).select_related("user").first()
+        found = {
+            "language": profile.language if profile else settings.LANGUAGE_CODE,
+            "timezone": profile.timezone if profile else "UTC",
+            "theme": profile.theme if profile else "auto",
+            "confirm_moves": profile.confirm_moves if profile else "auto",
+            "name": profile.name if profile else user.get_username(),
+        }
+        cache.set(key, found, PREFERENCES_TIMEOUT)
+    return found
+
+
+def forget_preferences(user_id) -> None:
+    cache.delete(_preferences_key(user_id))

@@ -1,0 +1,116 @@
+"""Seven Dragons bots: ``"random"`` and ``"heuristic"``, reading only the seat's view.
+
+The heuristic values a grid by the seat's own goal colour's largest group
+(seven wins) against the largest group of any other colour (the leader it
+must not help), plays the card or action that improves that most, takes
+bonus cards, zaps or moves cards that break the leader's group or join its
+own, and takes the fullest hand on Trade Hands. It never sees other hands,
+other goals or the deck: only ``view`` and ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.bots import choose_best
+from games.catalog.seven_dragons import components as C
+from games.catalog.seven_dragons.rules import (
+    GAME,
+    _resolve,
+    bonus,
+    group_sizes,
+    parse_cell,
+    silver_colour,
+)
+from games.engine.base import Action, State
+from games.engine.rng import Rng
+
+
+def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
+    return choose_best(GAME, state, seat, rng, level, _scorer)
+
+
+def _grid(board: dict, silver: str) -> dict:
+    return {
+        parse_cell(key): tuple(_resolve(c, silver) for c in C.quadrants(card, rot))
+        for key, (card, rot) in board.items()
+    }
+
+
+def _worth(board: dict, silver: str, goal: str) -> float:
+    """How good a grid is for a seat owning ``goal``: its group, minus the best other group."""
+    grid = _grid(board, silver)
+    mine = (group_sizes(grid, goal) or [0])[0]
+    other = max((group_sizes(grid, c) or [0])[0] for c in C.COLOURS if c != goal)
+    score = 10.0 * mine - 4.0 * other
+    if mine >= C.WIN_SIZE:
+        score += 1000
+    if other >= C.WIN_SIZE - 1:
+        score -= 40
+    return score
+
+
+def _scorer(view: dict[str, Any]):
+    goal = view["my_goal"]
+    board = view["board"]
+    silver = silver_colour(view["pile"])
+    base = _worth(board, silver, goal)
+    pending = view["pending"] or {}
+    hand_counts = view["hand_counts"]
+    me = view["viewer"]
+
+    def with_card(card: str, cell: str, rot: int, without: str | None = None) -> float:
+        new = {k: v for k, v in board.items() if k != without}
+        new[cell] = [card, rot]
+        return _worth(new, silver, goal)
+
+    def score(action: Action) -> float:
+        kind = action["type"]
+        if kind == "place":
+            gain = with_card(action["card"], action["cell"], action["rot"]) - base
+            return gain + _bonus_hint(board, silver, action)
+        if kind == "action":
+            card_kind = C.ACTIONS[action["card"]]
+            colour = C.ACTION_COLOURS[card_kind]
+            if action["mode"] == "top_no_effect":
+                return _worth(board, colour, goal) - base - 6
+            after = colour if action["mode"] == "top" or not view["pile"] else silver
+            if card_kind == C.ZAP:
+                # The zap comes first, then the silver dragon's new colour.
+                return (
+                    2
+                    + max(
+                        _worth({k: v for k, v in board.items() if k != cell}, after, goal)
+                        for cell in board
+                        if cell != "0,0"
+                    )
+                    - base
+                )
+            effect = {C.MOVE: 3, C.TRADE_HANDS: 0, C.ROTATE: -2, C.TRADE_GOALS: -2}
+            if card_kind == C.TRADE_HANDS:
+                effect[C.TRADE_HANDS] = 2 * (max(hand_counts) - (hand_counts[me] - 1))
+            return _worth(board, after, goal) - base + effect[card_kind] - 1
+        if kind == "zap":
+            new = {k: v for k, v in board.items() if k != action["cell"]}
+            return _worth(new, silver, goal) - base
+        if kind == "lift":
+            new = {k: v for k, v in board.items() if k != action["cell"]}
+            return _worth(new, silver, goal) - base
+        if kind == "drop":
+            card = board[pending["from"]][0]
+            return with_card(card, action["cell"], action["rot"], without=pending["from"]) - base
+        if kind == "trade_hands":
+            return hand_counts[action["with"]]
+        if kind == "trade_goals":
+            # The other goals are unknown: a goal set aside is nobody's, so taking it
+            # costs no rival anything it would notice.
+            return 1 if action["with"] >= view["n_players"] else 0
+        return 0  # rotate, pass
+
+    return score
+
+
+def _bonus_hint(board: dict, silver: str, action: Action) -> float:
+    """A little for each extra card the placement earns (more cards, more choices)."""
+    grid = _grid(board, silver)
+    return 1.5 * bonus(grid, parse_cell(action["cell"]), C.quadrants(action["card"], action["rot"]))

@@ -1,0 +1,313 @@
+"""The lobby: creating, joining, leaving and starting matches, and invitations.
+
+Writes before the first move. ``join_match`` and ``fill_with_bots`` start the
+match when its last seat is taken: the opening deal or roll is logged as move
+0 and the first turn is handed over to the move path in ``games.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import bots, i18n, limits, notifications
+from games.engine import registry
+from games.engine.base import IllegalAction, resolve_options
+from games.engine.replay import OPENING
+from games.engine.rng import seed_hash
+from games.errors import Conflict, Forbidden, ServiceError
+from games.models import (
+    ActorKind,
+    Invitation,
+    Match,
+    MatchStatus,
+    Move,
+    Notification,
+    NotificationKind,
+    Seat,
+    TimeoutPolicy,
+    Visibility,
+)
+from games.services import lock_match, queue_bots_after_commit, seats_of, settle_after_change
+
+
+def create_match(
+    *,
+    user,
+    game_key: str,
+    n_seats: int,
+    options: dict[str, Any] | None = None,
+    visibility: str = Visibility.PUBLIC,
+    time_per_move: timedelta = timedelta(days=3),
+    time_bank: timedelta = timedelta(0),
+    time_bank_increment: timedelta = timedelta(0),
+    timeout_policy: str = TimeoutPolicy.BOT_STRIKES,
+) -> Match:
+    try:
+        game = registry.get(game_key)
+    except KeyError:
+        raise ServiceError(_("There is no such game.")) from None
+    if not game.min_players <= n_seats <= game.max_players:
+        raise ServiceError(
+            _("%(title)s is for %(min)d to %(max)d players.")
+            % {"title": game.title, "min": game.min_players, "max": game.max_players}
+        )
+    try:
+        options = resolve_options(game, options)
+    except IllegalAction as error:
+        raise ServiceError(i18n.refusal_text(error)) from None
+    refusal = game.validate_setup(n_seats, options)
+    if refusal:
+        raise ServiceError(i18n.translate(refusal))
+    if timeout_policy not in TimeoutPolicy.values:
+        raise ServiceError(_("Unknown timeout policy."))
+    if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
+        raise ServiceError(_("Loss on time is only for two-player matches."))
+    if min(time_per_move, time_bank, time_bank_increment) < timedelta(0):
+        raise ServiceError(_("Times cannot be negative."))
+    seed = secrets.token_hex(16)
+    with transaction.atomic():
+        match = Match.objects.create(
+            game_key=game.key,
+            rules_version=game.rules_version,
+            options=options,
+            n_seats=n_seats,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            visibility=visibility,
+            time_per_move=time_per_move,
+            time_bank=time_bank,
+            time_bank_increment=time_bank_increment,
+            timeout_policy=timeout_policy,
+            invite_token=secrets.token_urlsafe(12),
+            created_by=user,
+        )
+        Seat.objects.create(match=match, index=0, user=user)
+    return match
+
+
+def _require_open(match: Match) -> None:
+    if match.status != MatchStatus.OPEN:
+        raise Conflict(_("This match has already started or ended."))
+
+
+def _free_indices(match: Match) -> list[int]:
+    used = set(match.seats.values_list("index", flat=True))
+    return [index for index in range(match.n_seats) if index not in used]
+
+
+def _seat_for(match: Match, user, free: list[int]) -> int:
+    """The first free seat, or in a rematch the seat this player had before."""
+    if match.rematch_of_id:
+        before = (
+            Seat.objects.filter(match_id=match.rematch_of_id, user=user)
+            .values_list("index", flat=True)
+            .first()
+        )
+        if before in free:
+            return before
+    return free[0]
+
+
+def join_match(*, user, match: Match, token: str | None = None) -> Seat:
+    """Take the next free seat. Private matches need an invitation or the link's token."""
+    with transaction.atomic():
+        match = lock_match(match)
+        _require_open(match)
+        if match.seats.filter(user=user).exists():
+            raise Conflict(_("You already have a seat in this match."))
+        if match.visibility == Visibility.PRIVATE and not (
+            (token and secrets.compare_digest(token.encode(), match.invite_token.encode()))
+            or match.invitations.filter(invited_user=user).exists()
+        ):
+            raise Forbidden(_("This match is private: you need an invitation."))
+        free = _free_indices(match)
+        if not free:
+            raise Conflict(_("This match is full."))
+        try:
+            seat = Seat.objects.create(match=match, index=_seat_for(match, user, free), user=user)
+        except IntegrityError:
+            raise Conflict(_("That seat was just taken; try again.")) from None
+        if len(free) == 1:
+            _start(match)
+        else:
+            match.save(update_fields=["updated_at"])  # open pages see the new player
+    return seat
+
+
+def leave_match(*, user, match: Match) -> None:
+    """Give up a seat before the start. The last human to leave aborts the match."""
+    with transaction.atomic():
+        match = lock_match(match)
+        _require_open(match)
+        seat = match.seats.filter(user=user).first()
+        if seat is None:
+            raise Conflict(_("You have no seat in this match."))
+        seat.delete()
+        remaining = list(match.seats.order_by("index"))
+        if not any(s.user_id for s in remaining):
+            match.status = MatchStatus.ABORTED
+            match.finished_at = timezone.now()
+            match.save(update_fields=["status", "finished_at", "updated_at"])
+            return
+        for new_index, other in enumerate(remaining):
+            if match.rematch_of_id:
+                break  # a rematch keeps every player's seat from the match before
+            if other.index != new_index:
+                Seat.objects.filter(pk=other.pk).update(index=new_index)
+        match.save(update_fields=["updated_at"])
+
+
+def invite_user(*, user, match: Match, username: str) -> Invitation:
+    """Invite a player by username to a match that is still gathering players."""
+    User = get_user_model()
+    if not match.seats.filter(user=user).exists():
+        raise Forbidden(_("Only players in this match can invite others."))
+    _require_open(match)
+    invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if invitee is None:
+        raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
+    if match.seats.filter(user=invitee).exists():
+        raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
+    existing = Invitation.objects.filter(match=match, invited_user=invitee).first()
+    if existing is not None:
+        return existing
+    if not accepts_invitation(invitee, user):
+        raise Forbidden(
+            _("%(name)s accepts invitations only from players they have played with.")
+            % {"name": invitee.username}
+        )
+    # Each invitation is an email: a few per inviter and per invited player.
+    limits.check(
+        limits.INVITE_SENT, user.pk, message=_("You have sent many invitations; wait an hour.")
+    )
+    limits.check(
+        limits.INVITE_RECEIVED,
+        invitee.pk,
+        message=_("%(name)s was invited many times lately; try again later.")
+        % {"name": invitee.username},
+    )
+    with transaction.atomic():
+        invitation, created = Invitation.objects.get_or_create(
+            match=match, invited_user=invitee, defaults={"invited_by": user}
+        )
+        if created:
+            notifications.queue(invitee, match, NotificationKind.INVITATION, version=0)
+    return invitation
+
+
+def decline_invitation(*, user, match: Match) -> None:
+    """Say no to an invitation: it disappears from the lobby and the bell."""
+    deleted, _rows = Invitation.objects.filter(match=match, invited_user=user).delete()
+    if not deleted:
+        raise Conflict(_("You have no invitation to this match."))
+    Notification.objects.filter(user=user, match=match, kind=NotificationKind.INVITATION).update(
+        read_at=timezone.now()
+    )
+
+
+def accepts_invitation(invitee, inviter) -> bool:
+    """Whether ``invitee`` lets ``inviter`` invite them: anyone, or (their
+    choice in the profile) only players they have shared a match with."""
+    from accounts.models import InvitationsFrom
+
+    profile = getattr(invitee, "profile", None)
+    if profile is None or profile.invitations_from == InvitationsFrom.ANYONE:
+        return True
+    return Seat.objects.filter(user=invitee, match__seats__user=inviter).exists()
+
+
+def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
+    """The creator fills every empty seat with a bot; the match then starts.
+
+    Only while the creator still has a seat: one who left has no say in a
+    match that goes on without them (the page shows them no such button).
+    """
+    if level not in bots.LEVELS:
+        raise ServiceError(_("Unknown bot level."))
+    with transaction.atomic():
+        match = lock_match(match)
+        _require_open(match)
+        if match.created_by_id != user.pk:
+            raise Forbidden(_("Only the player who created the match can add bots."))
+        if not match.seats.filter(user=user).exists():
+            raise Forbidden(_("You left this match, so you can no longer start it."))
+        for index in _free_indices(match):
+            Seat.objects.create(match=match, index=index, is_bot=True, bot_level=level)
+        _start(match)
+
+
+def rematch(*, user, match: Match) -> Match:
+    """The same game again: same seats, options and clock, invitation only.
+
+    The player asking takes their old seat, bots take theirs, and the other
+    players are invited back to theirs. A second request returns the rematch
+    already made.
+    """
+    with transaction.atomic():
+        original = lock_match(match)
+        if original.status != MatchStatus.FINISHED:
+            raise Conflict(_("A rematch can only follow a finished match."))
+        seats = seats_of(original)
+        mine = next((s for s in seats if s.user_id == user.pk and not s.is_bot), None)
+        if mine is None:
+            raise Forbidden(_("Only the players of this match can ask for a rematch."))
+        existing = original.rematches.exclude(status=MatchStatus.ABORTED).order_by("-pk").first()
+        if existing is not None:
+            return existing
+        new = create_match(
+            user=user,
+            game_key=original.game_key,
+            n_seats=original.n_seats,
+            options=original.options,
+            visibility=Visibility.PRIVATE,
+            time_per_move=original.time_per_move,
+            time_bank=original.time_bank,
+            time_bank_increment=original.time_bank_increment,
+            timeout_policy=original.timeout_policy,
+        )
+        new.rematch_of = original
+        new.save(update_fields=["rematch_of"])
+        Seat.objects.filter(match=new).update(index=mine.index)
+        for seat in seats:
+            if seat.is_bot:
+                Seat.objects.create(
+                    match=new, index=seat.index, is_bot=True, bot_level=seat.bot_level
+                )
+            elif seat.user_id != user.pk:
+                Invitation.objects.create(match=new, invited_user=seat.user, invited_by=user)
+                notifications.queue(seat.user, new, NotificationKind.INVITATION, version=0)
+        if not _free_indices(new):
+            _start(new)
+    return new
+
+
+def _start(match: Match) -> None:
+    """Deal the game from the match's seed. Called inside the locking transaction."""
+    game = registry.get(match.game_key)
+    match.state = game.setup(match.n_seats, match.options, match.seed)
+    match.status = MatchStatus.ACTIVE
+    match.started_at = timezone.now()
+    match.version = 0
+    Move.objects.create(
+        match=match,
+        seq=0,
+        seat=None,
+        action={"type": OPENING},
+        events=game.opening_events(match.state),
+        actor_kind=ActorKind.GAME,
+    )
+    Seat.objects.filter(match=match).update(bank_left=match.time_bank)
+    seats = seats_of(match)
+    for seat in seats:
+        if not seat.played_by_bot:
+            notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)
+    settle_after_change(match, game, seats)
+    match.save()
+    queue_bots_after_commit(match, game, seats)

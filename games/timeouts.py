@@ -1,0 +1,141 @@
+"""The clock's sweep: reminders and the timeout policy.
+
+The beat runs ``sweep`` every minute. It reads the matches that are due from
+the ``wake_at`` index and wakes each in its own short transaction, so a slow
+match never holds the others and two sweepers never do the same work twice.
+A missed deadline is played by the bot (``apply_timeout``) through the move
+path, or ends a two-player match that is lost on time (``lose_on_time``,
+also used when a moderator deactivates a player).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import bots, clock, notifications
+from games.engine import registry
+from games.errors import TimeRanOut
+from games.models import (
+    STRIKES_BEFORE_BOT,
+    ActorKind,
+    Match,
+    MatchStatus,
+    NotificationKind,
+    Seat,
+    SeatStatus,
+)
+from games.selectors import due_match_ids
+from games.services import finish_match, submit_action
+
+
+def wake_match(match_id: int, now=None) -> str:
+    """Send due reminders and apply the timeout policy for one match.
+
+    Runs in its own transaction and skips a match whose row another sweeper
+    or a player's move holds, so nothing is done twice; the conditions are
+    checked again under the lock, so a move that committed first wins.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        seats = list(
+            Seat.objects.select_related("match", "user__profile")
+            .select_for_update(skip_locked=True, no_key=True, of=("match",))
+            .filter(match_id=match_id, match__status=MatchStatus.ACTIVE, match__wake_at__lte=now)
+            .order_by("index")
+        )
+        if not seats:
+            return "skipped"
+        match = seats[0].match
+        for seat in seats:
+            seat.match = match
+        game = registry.get(match.game_key)
+        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
+        if seat is None:
+            match.wake_at = None
+            match.save(update_fields=["wake_at"])
+            return "nobody to move"
+        if clock.overdue(match, now):
+            # A late sweep sends only what is still true: "you ran out of
+            # time", not the reminders that fell due while it was not running.
+            apply_timeout(match, game, seats, seat, now)
+            return "timed out"
+        # Only the latest reminder due: it says what is true now, and it
+        # updates the unread one before it (one unread row per kind).
+        due = [hours for hours, when in clock.reminder_times(match, seat) if when <= now]
+        if due:
+            notifications.queue(
+                seat.user, match, NotificationKind.REMINDER, tag=f"{due[-1]}h", seat=seat
+            )
+        clock.refresh(match, seat, now)
+        match.save(update_fields=["wake_at", "deadline"])
+        return "reminded"
+
+
+def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> None:
+    """End a two-player match with ``seat`` ranked last (loss on time)."""
+    seat.status = SeatStatus.TIMED_OUT
+    seat.save(update_fields=["status"])
+    ranks = [2 if s.index == seat.index else 1 for s in seats]
+    scores = [None] * len(seats)
+    finish_match(
+        match, seats, ranks, scores, {"ranks": ranks, "scores": scores, "details": details}
+    )
+    match.save()
+
+
+def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
+    """The seat missed its deadline: apply the match's timeout policy."""
+    if seat.user_id:
+        # Under the match's lock, at a version no timeout has been applied
+        # at (applying one moves the game on or ends it): the row is new.
+        notifications.queue(
+            seat.user, match, NotificationKind.TIMED_OUT, seat=seat, surely_new=True
+        )
+    if clock.loses_on_time(match):
+        lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
+        return
+    seat.strikes += 1
+    if seat.strikes >= STRIKES_BEFORE_BOT:
+        seat.status = SeatStatus.BOT
+    seat.save(update_fields=["strikes", "status"])
+    action = bots.choose_action(match, game, seat)
+    submit_action(
+        match,
+        None,
+        action,
+        match.version,
+        seat_index=seat.index,
+        actor_kind=ActorKind.TIMEOUT,
+        locked_seats=seats,
+    )
+
+
+def submit_player_action(match: Match | int, user, action, expected_version: int):
+    """A player's move, after applying an expired clock.
+
+    A move made after the deadline must not beat the clock just because the
+    sweep has not run yet (the worker was down, the beat late): the timeout
+    is applied first, in its own transaction, and the move is then refused
+    (``TimeRanOut``) with the position after the timeout. The deadline is
+    checked under the move's own lock (``submit_action``), so a move on time
+    reads the match once.
+    """
+    try:
+        return submit_action(match, user, action, expected_version)
+    except TimeRanOut:
+        match_id = match if isinstance(match, int) else match.pk
+        if wake_match(match_id) == "timed out":
+            raise
+    # Another sweeper held the match: try again, refused if still overdue.
+    return submit_action(match, user, action, expected_version)
+
+
+def sweep(now=None, limit: int = 1000) -> dict[str, int]:
+    """One pass of the beat's minute sweep. Returns counts by outcome."""
+    now = now or timezone.now()
+    outcomes: dict[str, int] = {}
+    for match_id in due_match_ids(now, limit):
+        outcome = wake_match(match_id, now)
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes

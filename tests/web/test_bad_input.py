@@ -1,0 +1,281 @@
+"""Bad input is a clear 4xx that changes nothing, never a 500: NUL bytes,
+digits Python reads but ``int`` cannot, huge numbers, names that break email
+headers or pass for someone else, and HTTP methods the site has none of."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Profile
+from games import chat, lobby, notifications
+from games.models import ChatMessage, Invitation, Notification, NotificationKind, Report
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def message(started_match, bob):
+    return chat.post_message(bob, started_match, "hello")
+
+
+# -- NUL bytes -----------------------------------------------------------------------------
+
+
+def test_a_nul_in_an_invite_link_is_an_unknown_invitation(started_match):
+    response = Client().get(f"/invite/{started_match.invite_token}%00/")
+    assert response.status_code == 404
+    assert "not valid" in response.content.decode()
+
+
+def test_a_nul_in_the_token_of_a_match_page_is_refused(started_match):
+    url = reverse("match_detail", args=[started_match.pk])
+    response = Client().get(url, {"token": "abc\x00"})
+    assert response.status_code == 400
+    assert "not allowed" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url_name, data",
+    [
+        ("match_chat", {"text": "hi\x00there"}),
+        ("match_report", {"reason": "rude\x00words here"}),
+        ("match_report", {"reason": "rude words here", "player": "bob\x00"}),
+        ("match_join", {"token": "\x00"}),
+        ("match_invite", {"username": "carol\x00"}),
+    ],
+)
+def test_a_nul_in_a_form_is_a_400_that_changes_nothing(started_match, alice, url_name, data):
+    before = (ChatMessage.objects.count(), Report.objects.count(), Invitation.objects.count())
+    response = client_for(alice).post(reverse(url_name, args=[started_match.pk]), data)
+    assert response.status_code == 400
+    assert "not allowed" in response.content.decode()
+    after = (ChatMessage.objects.count(), Report.objects.count(), Invitation.objects.count())
+    assert after == before
+
+
+# -- Digits and huge numbers --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("message_id", ["²", "٣", "1²", "9" * 40, "-1", "0", ""])
+def test_a_report_about_an_unreadable_message_id_is_refused(
+    started_match, alice, message, message_id
+):
+    response = client_for(alice).post(
+        reverse("match_report", args=[started_match.pk]),
+        {"reason": "rude words", "message": message_id},
+    )
+    assert response.status_code == 400
+    assert "could not be found" in response.content.decode()
+    assert not Report.objects.exists()
+
+
+def test_a_report_about_a_real_message_is_taken(started_match, alice, message):
+    response = client_for(alice).post(
+        reverse("match_report", args=[started_match.pk]),
+        {"reason": "rude words", "message": str(message.pk)},
+    )
+    assert response.status_code == 302
+    assert Report.objects.get().message == message
+
+
+@pytest.mark.parametrize("hours", ["²", "24,²", "٣", "9" * 30])
+def test_reminder_hours_take_ascii_digits_only(alice, hours):
+    response = client_for(alice).post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "language": "en",
+            "timezone": "UTC",
+            "email_your_turn": "immediate",
+            "email_reminder": "immediate",
+            "email_match_events": "immediate",
+            "email_invitation": "immediate",
+            "reminder_hours": hours,
+        },
+    )
+    assert response.status_code == 400
+    assert "whole hours" in response.content.decode()
+    assert Profile.objects.get(user=alice).reminder_hours == "24,2"
+
+
+def test_stored_reminder_hours_with_other_digits_are_ignored(alice):
+    alice.profile.reminder_hours = "²,24"
+    assert alice.profile.reminder_offsets() == [24]
+
+
+@pytest.fixture
+def moderator_client(make_user):
+    moderator = make_user("mod")
+    moderator.is_staff = True
+    moderator.save()
+    moderator.groups.add(Group.objects.get(name="moderator"))
+    return client_for(moderator)
+
+
+@pytest.mark.parametrize("stale", ["²", "٣", "9" * 30, "99999999", "0", "abc"])
+def test_the_desks_stale_filter_refuses_what_is_not_a_number_of_days(
+    moderator_client, started_match, stale
+):
+    response = moderator_client.get(reverse("admin:games_match_changelist"), {"stale": stale})
+    assert response.status_code == 400
+
+
+def test_the_desks_stale_filter_works_with_days(moderator_client, started_match):
+    url = reverse("admin:games_match_changelist")
+    assert f"/{started_match.pk}/" in moderator_client.get(url).content.decode()
+    response = moderator_client.get(url, {"stale": "7"})
+    assert response.status_code == 200
+    assert f"/admin/games/match/{started_match.pk}/" not in response.content.decode()
+
+
+@pytest.mark.parametrize("pk", ["99999999999999999999", "9223372036854775808"])
+def test_huge_ids_in_addresses_are_not_found(alice, moderator_client, pk):
+    assert client_for(alice).get(f"/m/{pk}/").status_code == 404
+    assert client_for(alice).post(f"/m/{pk}/chat/", {"text": "hi"}).status_code == 404
+    assert moderator_client.get(f"/admin/games/match/{pk}/moderate/abort/").status_code == 404
+
+
+def test_a_huge_version_is_refused(started_match, alice):
+    response = client_for(alice).post(
+        reverse("match_act", args=[started_match.pk]),
+        {"action": '{"type": "roll"}', "version": "9" * 40},
+    )
+    assert response.status_code == 400
+
+
+# -- Display names --------------------------------------------------------------------------
+
+
+def profile_post(client, name):
+    return client.post(
+        reverse("profile"),
+        {
+            "display_name": name,
+            "language": "en",
+            "timezone": "UTC",
+            "email_your_turn": "immediate",
+            "email_reminder": "immediate",
+            "email_match_events": "immediate",
+            "email_invitation": "immediate",
+            "reminder_hours": "24,2",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        ("Eve\nBcc: all@example.com", "one line"),
+        ("Eve\rX", "one line"),
+        ("Eve\u2028X", "one line"),
+        ("Eve\x07", "one line"),
+        ("Eve (bot)", "look like a bot"),
+        ("eve (BOT)", "look like a bot"),
+        ("Bot 2", "look like a bot"),
+        ("bob", "already called"),
+        ("BOB", "already called"),
+        ("Carol the Great", "already called"),
+    ],
+)
+def test_display_names_are_one_line_and_pass_for_nobody_else(alice, bob, carol, name, error):
+    carol.profile.display_name = "Carol the Great"
+    carol.profile.save()
+    response = profile_post(client_for(alice), name)
+    assert response.status_code == 400
+    assert error in response.content.decode()
+    assert Profile.objects.get(user=alice).display_name == ""
+
+
+@pytest.mark.parametrize(
+    "name, saved", [("  Alice   of   Krakow ", "Alice of Krakow"), ("alice", "alice"), ("", "")]
+)
+def test_display_names_are_trimmed(alice, bob, name, saved):
+    response = profile_post(client_for(alice), name)
+    assert response.status_code == 302
+    assert Profile.objects.get(user=alice).display_name == saved
+
+
+def test_an_invitation_from_a_name_saved_with_a_line_break_still_sends(alice, bob, make_user):
+    Profile.objects.filter(user=alice).update(display_name="Alice\nBcc: all@example.com")
+    alice.refresh_from_db()
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    lobby.invite_user(user=alice, match=match, username="bob")
+    row = Notification.objects.get(user=bob, kind=NotificationKind.INVITATION)
+    mail.outbox.clear()
+    notifications.deliver(row.pk)
+    (sent,) = mail.outbox
+    assert "\n" not in sent.subject and "Alice Bcc: all@example.com invites you" in sent.subject
+    assert "Bcc" not in sent.message()
+
+
+# -- Methods ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["put", "delete", "patch"])
+def test_put_delete_and_patch_are_not_allowed_anywhere(started_match, alice, method):
+    client = client_for(alice)
+    pk = started_match.pk
+    for url in [
+        "/",
+        "/matches/new/",
+        f"/m/{pk}/",
+        f"/m/{pk}/act/",
+        f"/m/{pk}/chat/",
+        f"/m/{pk}/report/",
+        "/profile/",
+        "/profile/vacation/",
+        "/notifications/",
+        "/accounts/login/",
+        "/accounts/password/change/",
+        "/admin/",
+        f"/invite/{started_match.invite_token}/",
+        "/unsubscribe/x/",
+    ]:
+        response = getattr(client, method)(url)
+        assert response.status_code == 405, (method, url)
+
+
+@pytest.mark.parametrize(
+    "url", ["/", "/healthz", "/notifications/", "/m/{pk}/", "/m/{pk}/log/", "/invite/{token}/"]
+)
+def test_reading_pages_refuse_post(started_match, alice, url):
+    url = url.format(pk=started_match.pk, token=started_match.invite_token)
+    assert client_for(alice).post(url).status_code == 405
+
+
+def test_a_non_ascii_invite_token_is_no_token(alice, make_user):
+    """Found by the fuzzer: comparing such a token in constant time raised."""
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3, visibility="private")
+    dave = client_for(make_user("dave"))
+    assert dave.get(reverse("match_detail", args=[match.pk]), {"token": "²"}).status_code == 404
+    response = dave.post(reverse("match_join", args=[match.pk]), {"token": "²"})
+    assert response.status_code == 404
+    assert match.seats.count() == 1
+
+
+@pytest.mark.parametrize("ids", ["²", "1,٣", "9" * 30, "x,,"])
+def test_the_resend_page_ignores_ids_that_are_not_numbers(moderator_client, ids):
+    """Found by the fuzzer: "²".isdigit() is true but int("²") fails."""
+    url = reverse("admin:games_notification_resend") + "?ids=" + ids
+    response = moderator_client.get(url)
+    assert response.status_code == 200
+    assert "None of the selected emails has failed." in response.content.decode()
+    assert moderator_client.post(url, {"reason": "x", "confirm": "on"}).status_code < 500
+
+
+@pytest.mark.parametrize("pk", ["²", "٣", "9" * 30])
+def test_the_desks_match_page_with_an_id_that_is_not_a_number_is_not_found(
+    moderator_client, started_match, pk
+):
+    """Found by the fuzzer: the desk's match page read "²" as an id."""
+    url = f"/admin/games/match/{pk}/change/"
+    assert moderator_client.get(url).status_code == 404
+    assert moderator_client.post(url, {"x": "1"}).status_code == 404

@@ -1,0 +1,678 @@
+"""A fuzzer over every form and POST endpoint (Hypothesis).
+
+Each example sends generated and mutated fields (NUL bytes, other digits,
+huge numbers, line breaks, markup, wrong types, missing and repeated fields,
+other players' names, tokens and the ids of other matches' rows), in a
+multipart, urlencoded or JSON body, to one endpoint, as a seated player, a
+spectator, a logged-in stranger, an anonymous visitor, a moderator or staff
+outside the moderators, about a match in play, a private match gathering
+players, a finished match, another private match, or no match at all. It
+asserts what the site promises: never a 5xx, and when the answer is a
+refusal nothing in the database changed and no email went out.
+
+The table ``ENDPOINTS`` names every POST endpoint of the URL conf;
+``test_every_post_endpoint_is_fuzzed`` walks the URL conf and fails when a
+view that accepts POST is neither in the table nor listed, with its reason,
+as not Smoki's to fuzz. ``GET_ENDPOINTS`` adds, with a third of the
+examples, the pages whose query or address carries what a person types or
+forges (tokens, filters, "since"), among them the two GETs that change
+something: the bell marks notifications read, an invitation link opens a
+private match.
+
+SMOKI_FUZZ_EXAMPLES sets the examples per endpoint (see DEFAULT_EXAMPLES for
+the default and what it costs); Hypothesis runs derandomized, so CI sees
+the same examples every run, and a failure prints the request that broke.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.core import mail
+from django.core.cache import cache
+from django.db import connection
+from django.template.base import Template
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from hypothesis.extra.django import TestCase
+
+from games import chat, lobby, notifications, safety
+from games.engine import registry
+from games.models import DeliveryStatus, Notification, NotificationKind, Visibility
+
+# An example costs 7 ms (a refused admin or allauth form) to 40 ms (the
+# profile page) of CPU; 300 per endpoint take the whole file about 3 minutes
+# on one core, 1.5 to 4 minutes of the suite's wall clock on two workers
+# (docs/performance.md, "The fuzzer").
+DEFAULT_EXAMPLES = 300
+EXAMPLES = int(os.environ.get("SMOKI_FUZZ_EXAMPLES", str(DEFAULT_EXAMPLES)))
+
+# Placeholders replaced, per example, by the real thing of the fixture.
+TRICKY = [
+    "",
+    " ",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "²",
+    "٣",
+    "1²",
+    "١٢",
+    "9" * 30,
+    str(2**63),
+    str(2**64 + 1),
+    "1e9",
+    "1.5",
+    "\x00",
+    "a\x00b",
+    "a\nb",
+    "\r\n",
+    "\u2028",
+    "\ufeff",
+    "null",
+    "true",
+    "{}",
+    "[]",
+    '{"type": "roll"}',
+    '{"type": "pass"}',
+    "[1, 2]",
+    '{"type": "x", "x": "\\u0000"}',
+    "alice",
+    "bob",
+    "ALICE",
+    "ａｌｉｃｅ",
+    "nobody",
+    "Eve (bot)",
+    "<script>alert(1)</script>",
+    "x" * 600,
+    "nogi",
+    "private",
+    "public",
+    "heuristic",
+    "never",
+    "immediate",
+    "friends",
+    "UTC",
+    "Europe/Warsaw",
+    "on",
+    "ask",
+    "agree",
+    "refuse",
+    "notifications",
+    "1,2",
+    "<invite-token>",
+    "<other-invite-token>",
+    "<message-id>",
+    "<other-message-id>",
+    "<other-match-id>",
+    "<version>",
+    "<legal-action>",
+    "<user-id>",
+    "<email>",
+]
+
+value = st.one_of(
+    st.sampled_from(TRICKY),
+    st.text(max_size=40),
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+)
+# A field may come once, twice (the view reads one of them) or not at all.
+field_value = st.one_of(value, value, value, st.lists(value, min_size=2, max_size=3))
+STRAY = ["x", "token", "version", "csrfmiddlewaretoken", "\x00", "next", "id"]
+
+
+def form(fields):
+    known = st.fixed_dictionaries({}, optional={name: field_value for name in fields})
+    stray = st.dictionaries(st.sampled_from(STRAY), value, max_size=1)
+    return st.tuples(known, stray).map(lambda pair: {**pair[1], **pair[0]})
+
+
+# -- The table of endpoints -------------------------------------------------------------
+
+MATCH_ROLES = ("seat", "opponent", "spectator", "stranger", "anonymous")
+SITE_ROLES = ("seat", "stranger", "anonymous", "moderator")
+ADMIN_ROLES = ("moderator", "staff", "seat", "anonymous")
+# Allauth re-shows an invalid form with 200: that, too, is a refusal.
+FORM_REFUSALS = frozenset({200})
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    fields: tuple[str, ...] = ()
+    args: str = "none"  # how to fill the URL: see FuzzEveryForm.url_for
+    roles: tuple[str, ...] = SITE_ROLES
+    also_refusals: frozenset = frozenset()
+    method: str = "post"
+
+
+PROFILE_FIELDS = (
+    "display_name",
+    "language",
+    "timezone",
+    "email_your_turn",
+    "email_reminder",
+    "email_match_events",
+    "email_invitation",
+    "invitations_from",
+    "reminder_hours",
+    "confirm_moves",
+    "theme",
+)
+MODERATION = ("reason", "confirm", "hours", "seat", "ranks", "count")
+
+ENDPOINTS: dict[str, Endpoint] = {
+    # The lobby and the profile.
+    "match_create": Endpoint(
+        (
+            "game",
+            "n_seats",
+            "visibility",
+            "time_per_move",
+            "time_bank",
+            "time_bank_increment",
+            "timeout_policy",
+            "opt_nogi_first_player",
+        )
+    ),
+    "profile": Endpoint(PROFILE_FIELDS),
+    "vacation": Endpoint(("days", "end")),
+    "set_language": Endpoint(("language", "next")),
+    "unsubscribe": Endpoint((), args="unsubscribe"),
+    # A match: play, seats, invitations, safety, notes, chat and reports.
+    "match_act": Endpoint(("action", "version"), "match", MATCH_ROLES),
+    "match_join": Endpoint(("token",), "match", MATCH_ROLES),
+    "match_leave": Endpoint((), "match", MATCH_ROLES),
+    "match_invite": Endpoint(("username",), "match", MATCH_ROLES),
+    "match_decline": Endpoint(("next",), "match", MATCH_ROLES),
+    "match_fill_bots": Endpoint(("level",), "match", MATCH_ROLES),
+    "match_resign": Endpoint((), "match", MATCH_ROLES),
+    "match_undo": Endpoint(("answer",), "match", MATCH_ROLES),
+    "match_notes": Endpoint(("text",), "match", MATCH_ROLES),
+    "match_rematch": Endpoint((), "match", MATCH_ROLES),
+    "match_chat": Endpoint(("text",), "match", MATCH_ROLES),
+    "match_report": Endpoint(("reason", "message", "player"), "match", MATCH_ROLES),
+    # Accounts (allauth): the forms the site links to.
+    "account_login": Endpoint(("login", "password", "remember"), also_refusals=FORM_REFUSALS),
+    "account_signup": Endpoint(
+        ("email", "username", "password1", "password2"), also_refusals=FORM_REFUSALS
+    ),
+    "account_logout": Endpoint(),
+    "account_reset_password": Endpoint(("email",), also_refusals=FORM_REFUSALS),
+    "account_change_password": Endpoint(
+        ("oldpassword", "password1", "password2"), also_refusals=FORM_REFUSALS
+    ),
+    "account_email": Endpoint(
+        ("email", "action_add", "action_primary", "action_send", "action_remove"),
+        also_refusals=FORM_REFUSALS,
+    ),
+    # The moderators' desk.
+    "admin:games_match_moderate": Endpoint(MODERATION, "moderate", ADMIN_ROLES),
+    "admin:games_chatmessage_hide": Endpoint(("reason", "confirm"), "chat_message", ADMIN_ROLES),
+    "admin:games_report_resolve": Endpoint(("resolution", "confirm"), "report", ADMIN_ROLES),
+    "admin:games_deactivate_user": Endpoint(("reason", "confirm"), "user", ADMIN_ROLES),
+    "admin:games_notification_resend": Endpoint(("reason", "confirm"), "resend", ADMIN_ROLES),
+    "admin:games_notification_changelist": Endpoint(
+        ("action", "_selected_action", "select_across", "index"), roles=ADMIN_ROLES
+    ),
+    "admin:login": Endpoint(("username", "password", "next"), roles=ADMIN_ROLES),
+    # The rest of the desk's pages for Smoki's models: read-only, so every
+    # POST (add, change, delete, a list's action) must be refused.
+    "admin:read_only_pages": Endpoint(
+        ("action", "_selected_action", "reason", "status", "text", "_save", "post"),
+        "admin_page",
+        ADMIN_ROLES,
+    ),
+}
+
+# Pages read with GET whose input (query, token in the address) a person
+# types or forges, and the two GETs that change something: the bell marks
+# notifications read, an invitation link grants a look at a private match.
+# Fewer examples: no form, and the site's answers are pages already tested.
+GET_ENDPOINTS: dict[str, Endpoint] = {
+    "notifications": Endpoint(("page", "x"), roles=MATCH_ROLES, method="get"),
+    "invitation_link": Endpoint((), "invite", MATCH_ROLES, method="get"),
+    "match_detail": Endpoint(("token", "path"), "match", MATCH_ROLES, method="get"),
+    "match_panel": Endpoint(("token", "path", "since"), "match", MATCH_ROLES, method="get"),
+    "match_log": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
+    "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
+    "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
+    "lobby": Endpoint(("game", "page"), method="get"),
+    "admin:games_match_changelist": Endpoint(
+        ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
+        roles=ADMIN_ROLES,
+        method="get",
+    ),
+}
+GET_EXAMPLES = max(1, EXAMPLES // 3)
+
+# Admin pages covered by "admin:read_only_pages": every page Django's admin
+# makes for a model of Smoki's, but those with their own entry above.
+SMOKI_APPS = ("games", "accounts")
+ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
+
+# Views that accept POST but are not Smoki's to fuzz, each with why.
+NOT_FUZZED = {
+    "account_reauthenticate": "allauth's own; the site never asks to reauthenticate",
+    "account_set_password": "allauth's own; every account is made with a password",
+    "account_confirm_login_code": "allauth's own; login by code is off",
+    "account_confirm_email": "allauth's key check; its token is tested in tests/accounts",
+    "account_reset_password_from_key": "allauth's key check; tested in tests/accounts",
+    "admin:password_change": "Django's own admin form; moderators change passwords on the site",
+    "admin:logout": "Django's own admin logout",
+    "admin:autocomplete": "no admin of Smoki's uses autocomplete fields",
+    "admin:auth_user_password_change": "superusers only; not part of the moderators' desk",
+    "admin:<django and allauth models>": "users, groups, sites, email addresses: superusers only",
+    "admin:index": "no form: POST shows the page as GET does",
+    "admin:app_list": "no form: POST shows the page as GET does",
+    "admin:jsi18n": "no form: the admin's JavaScript catalogue",
+    "admin:view_on_site": "no form: a redirect to the object's page",
+    "admin:password_change_done": "no form: a confirmation page",
+    "account_email_verification_sent": "no form: a confirmation page",
+}
+
+
+def admin_page_names() -> list[str]:
+    names = []
+    for label in SMOKI_APPS:
+        for model in apps.get_app_config(label).get_models():
+            for kind in ADMIN_PAGE_KINDS:
+                name = f"admin:{label}_{model._meta.model_name}_{kind}"
+                if name not in ENDPOINTS and _resolves(name):
+                    names.append(name)
+    return names
+
+
+def _resolves(name: str) -> bool:
+    return any(pattern[0] == name for pattern in _all_patterns())
+
+
+# -- What counts as a change -------------------------------------------------------------
+
+
+def _tables() -> list[str]:
+    tables = [
+        model._meta.db_table
+        for label in SMOKI_APPS
+        for model in apps.get_app_config(label).get_models(include_auto_created=True)
+    ]
+    tables += ["auth_user", "auth_user_groups", "account_emailaddress", "django_admin_log"]
+    return sorted(tables)
+
+
+def snapshot() -> list:
+    """Every row of the tables that matter: matches (version, state, seats),
+    moves, chat, notifications, notes, invitations, reports, the audit,
+    profiles, users and their email addresses. Raw SQL: an ORM query per
+    table would double the cost of each example."""
+    rows = []
+    with connection.cursor() as cursor:
+        for table in TABLES:
+            cursor.execute(f'SELECT * FROM "{table}" ORDER BY 1')  # noqa: S608
+            rows.append((table, cursor.fetchall()))
+    return rows
+
+
+TABLES: list[str] = []
+
+
+def _plain_render(self, context):
+    return self.nodelist.render(context)
+
+
+class FuzzEveryForm(TestCase):
+    """One Hypothesis test per entry of ENDPOINTS (added below the class)."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        TABLES[:] = _tables()
+        # The test client copies every template context so a test can read
+        # response.context; the fuzzer never does, and the copies are a third
+        # of each example's time.
+        cls._render = Template._render
+        Template._render = _plain_render
+
+    @classmethod
+    def tearDownClass(cls):
+        Template._render = cls._render
+        super().tearDownClass()
+
+    @classmethod
+    def setUpTestData(cls):
+        User = apps.get_model("auth", "User")
+
+        def make(name, **extra):
+            # No password: hashing one costs a second and force_login needs none.
+            return User.objects.create_user(name, f"{name}@example.com", None, **extra)
+
+        cls.alice, cls.bob, cls.dave, cls.carol = (
+            make(n) for n in ("alice", "bob", "dave", "carol")
+        )
+        cls.erin = make("erin")
+        cls.mod = make("mod", is_staff=True)
+        cls.mod.groups.add(Group.objects.get(name="moderator"))
+        cls.staff = make("staff", is_staff=True)
+        for user in (cls.alice, cls.bob, cls.dave, cls.carol, cls.mod):
+            user.emailaddress_set.create(email=user.email, primary=True, verified=True)
+
+        # A public match in play (alice and bob), a private one gathering
+        # players (alice's, dave invited), one finished, and a private match
+        # of others (carol and erin) whose ids and token are forged.
+        cls.active = lobby.create_match(user=cls.alice, game_key="nogi", n_seats=2)
+        lobby.join_match(user=cls.bob, match=cls.active)
+        cls.active.refresh_from_db()
+        cls.message = chat.post_message(cls.bob, cls.active, "hello")
+        cls.report = chat.report(cls.alice, cls.active, "rude words", message_id=cls.message.pk)
+        cls.gathering = lobby.create_match(
+            user=cls.alice, game_key="nogi", n_seats=3, visibility=Visibility.PRIVATE
+        )
+        lobby.invite_user(user=cls.alice, match=cls.gathering, username="dave")
+        cls.finished = lobby.create_match(user=cls.alice, game_key="nogi", n_seats=2)
+        lobby.join_match(user=cls.bob, match=cls.finished)
+        safety.resign(user=cls.bob, match=cls.finished)
+        cls.other = lobby.create_match(
+            user=cls.carol, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
+        )
+        lobby.join_match(user=cls.erin, match=cls.other, token=cls.other.invite_token)
+        cls.other.refresh_from_db()
+        cls.other_message = chat.post_message(cls.erin, cls.other, "secret plans")
+        cls.failed = Notification.objects.create(
+            user=cls.bob,
+            match=cls.active,
+            kind=NotificationKind.YOUR_TURN,
+            version=0,
+            tag="bounced",
+            status=DeliveryStatus.FAILED,
+            last_error="550 mailbox full",
+            read_at=timezone.now(),  # history: bob's unread "your turn" is the game's own
+        )
+        game = registry.get("nogi")
+        seat = cls.active.seats.get(user=cls.alice).index
+        legal = game.legal_actions(cls.active.state, seat) or game.legal_actions(
+            cls.active.state, 1 - seat
+        )
+        cls.legal_action = json.dumps(legal[0]) if legal else "{}"
+
+        cls.sessions = {}
+        for role, user in (
+            ("seat", cls.alice),
+            ("opponent", cls.bob),
+            ("spectator", cls.dave),
+            ("stranger", cls.carol),
+            ("moderator", cls.mod),
+            ("staff", cls.staff),
+        ):
+            client = Client()
+            client.force_login(user)
+            cls.sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    def client_as(self, role: str) -> Client:
+        client = Client()
+        if role in self.sessions:
+            client.cookies[settings.SESSION_COOKIE_NAME] = self.sessions[role]
+        return client
+
+    def placeholders(self) -> dict[str, str]:
+        return {
+            "<invite-token>": self.gathering.invite_token,
+            "<other-invite-token>": self.other.invite_token,
+            "<message-id>": str(self.message.pk),
+            "<other-message-id>": str(self.other_message.pk),
+            "<other-match-id>": str(self.other.pk),
+            "<version>": str(self.active.version),
+            "<legal-action>": self.legal_action,
+            "<user-id>": str(self.bob.pk),
+            "<email>": "bob@example.com",
+        }
+
+    def fill(self, data: dict) -> dict:
+        real = self.placeholders()
+        swap = lambda v: real.get(v, v)  # noqa: E731
+        return {
+            k: [swap(x) for x in v] if isinstance(v, list) else swap(v) for k, v in data.items()
+        }
+
+    def url_for(self, name: str, args: str, target) -> str:
+        """The address to post to; ``target`` is drawn by the test from ``TARGETS[args]``."""
+        match_pk = {
+            "active": self.active.pk,
+            "gathering": self.gathering.pk,
+            "finished": self.finished.pk,
+            "other": self.other.pk,
+            "missing": 10**6,
+            "huge": 2**63,
+        }
+        if args == "none":
+            return reverse(name)
+        if args == "match":
+            return reverse(name, args=[match_pk[target]])
+        if args == "unsubscribe":
+            good = notifications.unsubscribe_token(self.alice, "email_your_turn")
+            token = {
+                "good": good,
+                "all": notifications.unsubscribe_token(self.bob, "all"),
+                "forged": good[:-3] + ("AAA" if not good.endswith("AAA") else "BBB"),
+                "nul": good + "\x00",
+                "garbage": "²٣-x",
+                "other field": notifications.unsubscribe_token(self.alice, "is_staff"),
+            }[target]
+            return reverse(name, args=[token])
+        if args == "moderate":
+            which, op = target
+            return reverse(name, args=[match_pk[which], op])
+        if args == "chat_message":
+            pk = {"here": self.message.pk, "other": self.other_message.pk, "missing": 10**6}[target]
+            return reverse(name, args=[pk])
+        if args == "report":
+            return reverse(name, args=[{"here": self.report.pk, "missing": 10**6}[target]])
+        if args == "user":
+            user = {"player": self.bob, "moderator": self.mod, "staff": self.staff}.get(target)
+            return reverse(name, args=[user.pk if user else 10**6])
+        if args == "resend":
+            ids = {"failed": str(self.failed.pk), "none": "", "weird": "²,١,9" + "9" * 30}[target]
+            return reverse(name) + "?ids=" + ids
+        if args == "invite":
+            token = {
+                "gathering": self.gathering.invite_token,
+                "other": self.other.invite_token,
+                "nul": self.gathering.invite_token + "\x00",
+                "garbage": "²٣",
+                "long": "x" * 300,
+            }[target]
+            return reverse(name, args=[token])
+        if args == "admin_page":
+            page, which = target
+            if page.endswith(("_changelist", "_add")):
+                return reverse(page)
+            return reverse(page, args=[{"real": self.active.pk, "missing": "²"}[which]])
+        raise AssertionError(args)
+
+    def check(self, endpoint: Endpoint, role: str, url: str, data: dict, htmx: bool, body="form"):
+        cache.clear()  # every example starts below every rate limit
+        data = self.fill(data)
+        before = snapshot()
+        sent = len(mail.outbox)
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        client = self.client_as(role)
+        if endpoint.method == "get" or body == "form":
+            response = getattr(client, endpoint.method)(url, data, **headers)
+        elif body == "urlencoded":
+            encoded = urlencode(data, doseq=True)
+            response = client.post(url, encoded, "application/x-www-form-urlencoded", **headers)
+        else:  # a JSON body, which no form reads: the view sees no fields at all
+            response = client.post(url, json.dumps(data), "application/json", **headers)
+        assert response.status_code < 500, (role, url, data, response.status_code)
+        if response.status_code >= 400 or response.status_code in endpoint.also_refusals:
+            assert snapshot() == before, (role, url, data, response.status_code)
+            assert len(mail.outbox) == sent, (role, url, data, response.status_code)
+
+
+MATCHES = ["active", "gathering", "finished", "other", "missing", "huge"]
+TARGETS = {
+    "none": st.none(),
+    "match": st.sampled_from(MATCHES),
+    "unsubscribe": st.sampled_from(["good", "all", "forged", "nul", "garbage", "other field"]),
+    "moderate": st.tuples(
+        st.sampled_from(MATCHES),
+        st.sampled_from(
+            [
+                "abort",
+                "extend",
+                "force_timeout",
+                "replace_with_bot",
+                "reinstate",
+                "adjudicate",
+                "undo",
+                "nothing",
+                "²",
+            ]
+        ),
+    ),
+    "chat_message": st.sampled_from(["here", "other", "missing"]),
+    "report": st.sampled_from(["here", "missing"]),
+    "user": st.sampled_from(["player", "moderator", "staff", "missing"]),
+    "resend": st.sampled_from(["failed", "none", "weird"]),
+    "invite": st.sampled_from(["gathering", "other", "nul", "garbage", "long"]),
+}
+
+
+def _fuzz_test(name: str, endpoint: Endpoint, examples: int = EXAMPLES):
+    if endpoint.args == "admin_page":
+        target = st.deferred(
+            lambda: st.tuples(
+                st.sampled_from(admin_page_names()), st.sampled_from(["real", "missing"])
+            )
+        )
+    else:
+        target = TARGETS[endpoint.args]
+
+    @hypothesis_settings(
+        max_examples=examples,
+        deadline=None,  # a request's time varies with the machine's load; it is not under test
+        derandomize=True,  # the same examples on every run and every machine
+        database=None,
+        # too_slow: each example is a whole request with two snapshots of the
+        # database, slower than Hypothesis expects of a data generator.
+        # differing_executors: the one test class runs each generated method.
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
+    @given(
+        role=st.sampled_from(endpoint.roles),
+        target=target,
+        data=form(endpoint.fields),
+        htmx=st.booleans(),
+        body=st.sampled_from(["form", "form", "urlencoded", "json"]),
+    )
+    def test(self, role, target, data, htmx, body):
+        url_name = name if endpoint.args != "admin_page" else target[0]
+        url = self.url_for(url_name, endpoint.args, target)
+        self.check(endpoint, role, url, data, htmx, body)
+
+    test.__name__ = f"test_{endpoint.method}_" + name.replace(":", "_")
+    return test
+
+
+for _name, _endpoint in ENDPOINTS.items():
+    _test = _fuzz_test(_name, _endpoint)
+    setattr(FuzzEveryForm, _test.__name__, _test)
+for _name, _endpoint in GET_ENDPOINTS.items():
+    _test = _fuzz_test(_name, _endpoint, GET_EXAMPLES)
+    setattr(FuzzEveryForm, _test.__name__, _test)
+
+
+# -- Every POST endpoint is in the table ----------------------------------------------------
+
+
+def _all_patterns(patterns=None, namespace=None):
+    if patterns is None:
+        patterns = get_resolver().url_patterns
+    found = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            found += _all_patterns(pattern.url_patterns, pattern.namespace or namespace)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            name = f"{namespace}:{pattern.name}" if namespace else pattern.name
+            found.append((name, pattern.callback))
+    return found
+
+
+def _allowed_methods(view) -> set[str] | None:
+    """The methods a view's decorators allow (None: any), read from
+    Django's require_http_methods closure or a class-based view."""
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:
+        return {m.upper() for m in view_class.http_method_names if hasattr(view_class, m)}
+    while view is not None:
+        for cell in getattr(view, "__closure__", None) or ():
+            try:
+                content = cell.cell_contents
+            except ValueError:
+                continue
+            if (
+                isinstance(content, list | tuple)
+                and content
+                and set(content)
+                <= {
+                    "GET",
+                    "HEAD",
+                    "POST",
+                    "PUT",
+                    "PATCH",
+                    "DELETE",
+                    "OPTIONS",
+                }
+            ):
+                return set(content)
+        view = getattr(view, "__wrapped__", None)
+    return None
+
+
+def test_every_post_endpoint_is_fuzzed():
+    """A new view that accepts POST must join ENDPOINTS (or NOT_FUZZED, with why)."""
+    covered = set(ENDPOINTS) | set(NOT_FUZZED) | set(admin_page_names())
+    missing = []
+    for name, view in _all_patterns():
+        methods = _allowed_methods(view)
+        if methods is not None and "POST" not in methods:
+            continue
+        if name in covered:
+            continue
+        if name.split(":")[0] == "admin" and name.split(":")[1].split("_")[0] in (
+            "auth",
+            "sites",
+            "account",
+        ):
+            continue  # NOT_FUZZED["admin:<django and allauth models>"]
+        missing.append(name)
+    assert not missing, f"POST endpoints the fuzzer does not cover: {missing}"
+
+
+def test_the_table_names_only_real_endpoints():
+    names = {name for name, _view in _all_patterns()}
+    stale = [n for n in set(ENDPOINTS) | set(NOT_FUZZED) if n not in names and "<" not in n]
+    assert stale == ["admin:read_only_pages"], stale
+
+
+def test_the_coverage_check_reads_what_a_view_allows():
+    """The check above would miss a new POST view if it misread decorators."""
+    from django.views.decorators.http import require_GET, require_POST
+
+    from games import views
+
+    assert _allowed_methods(views.match_act) == {"POST"}
+    assert _allowed_methods(views.match_detail) == {"GET"}
+    assert "POST" in _allowed_methods(views.unsubscribe)
+    assert _allowed_methods(require_POST(lambda request: None)) == {"POST"}
+    assert _allowed_methods(require_GET(lambda request: None)) == {"GET"}
+    assert _allowed_methods(lambda request: None) is None  # undecorated: takes any method

@@ -1,0 +1,308 @@
+"""Limits that hold: atomic counters in the shared cache (every web process
+counts the same hits), for logins, chat, reports, new matches and
+invitations; and a player may refuse invitations from strangers."""
+
+import os
+import subprocess
+import sys
+import threading
+import uuid
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.models import InvitationsFrom
+from games import chat, errors, limits, lobby
+from games.models import ChatMessage, Invitation, Match, Report
+
+REDIS_URL = os.environ.get("SMOKI_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _redis_is_up() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.exceptions.RedisError:
+        return False
+
+
+def redis_caches(prefix=None):
+    """Django's Redis cache with a prefix of its own, so runs never mix."""
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": prefix or f"smoki-test-{uuid.uuid4().hex}",
+        }
+    }
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# -- The counters ------------------------------------------------------------------------
+
+
+def _hit_together(limit, threads: int) -> int:
+    barrier = threading.Barrier(threads)
+    allowed = []
+
+    def one():
+        barrier.wait()
+        allowed.append(limits.hit(limit, "someone"))
+
+    workers = [threading.Thread(target=one) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sum(allowed)
+
+
+def test_parallel_hits_never_slip_under_the_limit_in_local_memory():
+    limit = limits.Limit("test-threads", 6, 60)
+    assert _hit_together(limit, 30) == 6
+    assert limits.hit(limits.Limit("test-threads", 6, 60), "someone else")
+
+
+# Run by each process: Django set up from scratch on Redis, five hits.
+HITS_IN_A_FRESH_PROCESS = """
+import django
+django.setup()
+from games import limits
+limit = limits.Limit("test-processes", 7, 60)
+print(sum(limits.hit(limit, "someone") for _ in range(5)))
+"""
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_processes_share_one_count_in_redis():
+    """Three web processes, one limit of 7: exactly 7 of their 15 hits pass."""
+    from tests.web.test_production import BASE_DIR
+
+    # A database of its own keeps the counters apart from other runs.
+    url = REDIS_URL.rsplit("/", 1)[0] + "/9"
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "CACHE_URL": url}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", HITS_IN_A_FRESH_PROCESS],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    allowed = [int(process.communicate(timeout=120)[0]) for process in processes]
+    assert sum(allowed) == 7, allowed
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_parallel_hits_never_slip_under_the_limit_in_redis():
+    with override_settings(CACHES=redis_caches()):
+        assert _hit_together(limits.Limit("test-redis", 6, 60), 30) == 6
+
+
+# -- Chat, reports, matches, invitations --------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_chat_is_limited_per_player_and_match_in_the_cache(started_match, alice, bob):
+    for i in range(limits.CHAT.count):
+        chat.post_message(alice, started_match, f"line {i}")
+    with pytest.raises(errors.TooFast):
+        chat.post_message(alice, started_match, "one too many")
+    chat.post_message(bob, started_match, "bob may still write")
+    assert ChatMessage.objects.filter(user=alice).count() == limits.CHAT.count
+
+
+@pytest.mark.django_db
+def test_reports_need_a_seat_and_are_limited_per_user(started_match, alice, make_user):
+    url = reverse("match_report", args=[started_match.pk])
+    stranger = client_for(make_user("dave"))
+    response = stranger.post(url, {"reason": "the game is stuck"})
+    assert response.status_code == 403 and not Report.objects.exists()
+    client = client_for(alice)
+    for i in range(limits.REPORT.count):
+        assert client.post(url, {"reason": f"stuck {i}"}).status_code == 302
+    response = client.post(url, {"reason": "one more"})
+    assert response.status_code == 429
+    assert "many reports" in response.content.decode()
+    assert Report.objects.count() == limits.REPORT.count
+
+
+@pytest.mark.django_db
+def test_match_creation_is_limited_per_user(alice, bob):
+    data = {"game": "nogi", "n_seats": 3, "visibility": "public", "time_per_move": 86400}
+    client = client_for(alice)
+    for _ in range(limits.MATCH.count):
+        assert client.post(reverse("match_create"), data).status_code == 302
+    response = client.post(reverse("match_create"), data)
+    assert response.status_code == 429
+    assert "many matches" in response.content.decode()
+    assert Match.objects.count() == limits.MATCH.count
+    assert client_for(bob).post(reverse("match_create"), data).status_code == 302
+
+
+@pytest.mark.django_db
+def test_invitations_to_one_player_are_limited(make_user):
+    target = make_user("target")
+    hosts = [make_user(f"host{i}") for i in range(limits.INVITE_RECEIVED.count + 1)]
+    mail.outbox.clear()
+    for host in hosts[:-1]:
+        match = lobby.create_match(user=host, game_key="nogi", n_seats=3)
+        lobby.invite_user(user=host, match=match, username="target")
+    match = lobby.create_match(user=hosts[-1], game_key="nogi", n_seats=3)
+    response = client_for(hosts[-1]).post(
+        reverse("match_invite", args=[match.pk]), {"username": "target"}
+    )
+    assert response.status_code == 429
+    assert Invitation.objects.filter(invited_user=target).count() == limits.INVITE_RECEIVED.count
+
+
+@pytest.mark.django_db
+def test_invitations_sent_are_limited_per_inviter(alice, make_user):
+    invitees = [make_user(f"guest{i}") for i in range(limits.INVITE_SENT.count + 1)]
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    for guest in invitees[:-1]:
+        lobby.invite_user(user=alice, match=match, username=guest.username)
+    with pytest.raises(errors.TooFast):
+        lobby.invite_user(user=alice, match=match, username=invitees[-1].username)
+    # Inviting someone already invited sends nothing and costs nothing.
+    lobby.invite_user(user=alice, match=match, username=invitees[0].username)
+    assert Invitation.objects.count() == limits.INVITE_SENT.count
+
+
+@pytest.mark.django_db
+def test_a_player_may_refuse_invitations_from_strangers(alice, bob, carol):
+    carol.profile.invitations_from = InvitationsFrom.PLAYED_WITH
+    carol.profile.save()
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    response = client_for(alice).post(
+        reverse("match_invite", args=[match.pk]), {"username": "carol"}
+    )
+    assert response.status_code == 403
+    assert "only from players they have played with" in response.content.decode()
+    assert not Invitation.objects.exists()
+    # Once they have shared a match, the invitation goes through.
+    earlier = lobby.create_match(user=bob, game_key="nogi", n_seats=3)
+    lobby.join_match(user=alice, match=earlier)
+    lobby.join_match(user=carol, match=earlier)
+    lobby.invite_user(user=alice, match=match, username="carol")
+    assert Invitation.objects.filter(match=match, invited_user=carol).exists()
+
+
+@pytest.mark.django_db
+def test_the_profile_offers_the_choice(alice):
+    client = client_for(alice)
+    page = client.get(reverse("profile")).content.decode()
+    assert 'name="invitations_from"' in page
+    data = {
+        "display_name": "",
+        "language": "en",
+        "timezone": "UTC",
+        "email_your_turn": "immediate",
+        "email_reminder": "immediate",
+        "email_match_events": "immediate",
+        "email_invitation": "immediate",
+        "invitations_from": "played_with",
+        "reminder_hours": "24,2",
+    }
+    assert client.post(reverse("profile"), data).status_code == 302
+    alice.profile.refresh_from_db()
+    assert alice.profile.invitations_from == InvitationsFrom.PLAYED_WITH
+
+
+# -- Logins --------------------------------------------------------------------------------------
+
+
+LIMITED = "limited"
+
+
+def _bad_login(client, login, **headers):
+    """A wrong password: "refused" as usual, or LIMITED by allauth's limits
+    (which answer with the form and its error, or 429 for other actions)."""
+    response = client.post(
+        reverse("account_login"), {"login": login, "password": "wrong"}, **headers
+    )
+    if response.status_code == 429 or "Too many failed login attempts" in response.content.decode():
+        return LIMITED
+    assert response.status_code == 200
+    return "refused"
+
+
+@pytest.mark.django_db
+def test_behind_a_trusted_proxy_each_client_is_counted_apart(make_user):
+    for i in range(12):
+        make_user(f"user{i}")
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    with override_settings(ALLAUTH_TRUSTED_PROXY_COUNT=1):
+        # One client tries many accounts: it is stopped (10 a minute per address)...
+        codes = [
+            _bad_login(Client(), f"user{i}", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)
+            for i in range(11)
+        ]
+        assert codes[:10] == ["refused"] * 10 and codes[10] == LIMITED
+        # ...and another client behind the same proxy is not.
+        assert (
+            _bad_login(Client(), "user11", HTTP_X_FORWARDED_FOR="198.51.100.9", **proxy)
+            == "refused"
+        )
+
+
+@pytest.mark.django_db
+def test_without_the_proxy_setting_everyone_behind_it_shares_one_address(make_user):
+    for i in range(12):
+        make_user(f"user{i}")
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    for i in range(10):
+        _bad_login(Client(), f"user{i}", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)
+    assert _bad_login(Client(), "user11", HTTP_X_FORWARDED_FOR="198.51.100.9", **proxy) == LIMITED
+
+
+def test_the_proxy_count_comes_from_the_environment():
+    from tests.web.test_production import BASE_DIR
+
+    code = "import django; django.setup(); from allauth import app_settings as s; print(s.TRUSTED_PROXY_COUNT)"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=BASE_DIR,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "TRUSTED_PROXY_COUNT": "2"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.stdout.strip() == "2", result.stderr
+
+
+@pytest.mark.django_db
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_failed_logins_are_counted_in_the_shared_cache(make_user):
+    """Five wrong passwords lock the account for every web process: the
+    counter is in Redis, and a fresh client (or a process that has never
+    seen the failures) is refused the sixth try."""
+    import redis
+
+    make_user("victim")
+    prefix = f"smoki-test-{uuid.uuid4().hex}"
+    with override_settings(CACHES=redis_caches(prefix)):
+        for i in range(5):
+            client = Client(REMOTE_ADDR=f"192.0.2.{i + 1}")
+            assert _bad_login(client, "victim") == "refused"
+        stored = redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:*")
+        assert stored, "the failures are counted in Redis"
+        assert _bad_login(Client(REMOTE_ADDR="192.0.2.99"), "victim") == LIMITED
+        assert get_user_model().objects.get(username="victim").is_active

@@ -1,0 +1,159 @@
+"""Production settings: a refused start without a real key, a clean
+`check --deploy` with the README's settings, and static files served by the
+web process itself under gunicorn with DEBUG=false."""
+
+import gzip
+import http.client
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+GOOD_KEY = secrets.token_urlsafe(50)
+
+
+def readme_production_env() -> dict[str, str]:
+    """The variables of the README's production block, with a real key."""
+    readme = (BASE_DIR / "README.md").read_text()
+    block = re.search(r"<!-- production-env -->\n```sh\n(.*?)```", readme, re.S).group(1)
+    values = dict(line.split("=", 1) for line in block.splitlines() if line.strip())
+    assert values["SECRET_KEY"].startswith("<")  # a placeholder: each deployment has its own
+    values["SECRET_KEY"] = GOOD_KEY
+    return values
+
+
+def clean_env(**overrides) -> dict[str, str]:
+    """This process's environment without any Smoki setting, plus ``overrides``."""
+    names = set(readme_production_env()) | {"STATIC_ROOT", "SECURE_SSL_REDIRECT"}
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    env.update(overrides)
+    return env
+
+
+def manage(*args, **env):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    "key",
+    [None, "smoki-development-key-not-for-production", "short-key", "a" * 60],
+    ids=["missing", "development", "short", "one-character"],
+)
+def test_without_debug_a_weak_or_missing_key_refuses_to_start(key):
+    env = {"DEBUG": "false"} | ({"SECRET_KEY": key} if key is not None else {})
+    result = manage("check", **env)
+    assert result.returncode != 0
+    assert "set SECRET_KEY to a long random string" in result.stderr
+
+
+def test_with_debug_the_development_key_still_starts():
+    result = manage("check", DEBUG="true")
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_readme_production_settings_pass_check_deploy():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **readme_production_env())
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_check_deploy_refuses_console_email_and_warns_about_a_local_cache():
+    env = readme_production_env()
+    env["EMAIL_URL"] = "consolemail://"
+    del env["CACHE_URL"]
+    result = manage("check", "--deploy", **env)
+    assert result.returncode != 0
+    assert "smoki.E001" in result.stderr and "smoki.W001" in result.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get(port, path, **headers):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path, headers={"Host": "smoki.example.com", **headers})
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response, body
+
+
+@pytest.fixture
+def gunicorn_production(tmp_path):
+    """gunicorn with the README's production settings (SQLite instead of
+    PostgreSQL: the static files and headers do not touch the database)."""
+    env = readme_production_env()
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        STATIC_ROOT=str(tmp_path / "static"),
+        CELERY_BROKER_URL="memory://localhost/",
+    )
+    del env["CACHE_URL"]
+    for command in (["collectstatic", "--noinput"], ["migrate", "--noinput"]):
+        done = manage(*command, **env)
+        assert done.returncode == 0, done.stderr
+    port = _free_port()
+    log = (tmp_path / "gunicorn.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi:application", f"--bind=127.0.0.1:{port}"],
+        cwd=BASE_DIR,
+        env=clean_env(**env),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(150):
+            try:
+                _get(port, "/healthz", **{"X-Forwarded-Proto": "https"})
+                break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "gunicorn.log").read_text()
+                time.sleep(0.2)
+        yield port, tmp_path / "static"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+        log.close()
+
+
+def test_static_files_are_served_hashed_and_compressed_with_debug_off(gunicorn_production):
+    port, static_root = gunicorn_production
+    https = {"X-Forwarded-Proto": "https"}
+    # Pages name the hashed files; the files answer, compressed, cached for good.
+    response, body = _get(port, "/accounts/login/", **https)
+    assert response.status == 200
+    page = body.decode()
+    css = re.search(r'href="(/static/css/smoki\.[0-9a-f]{12}\.css)"', page).group(1)
+    htmx = re.search(r'src="(/static/django_htmx/htmx[^"]*\.[0-9a-f]{12}\.js)"', page).group(1)
+    for path in (css, htmx):
+        response, body = _get(port, path, **https, **{"Accept-Encoding": "gzip"})
+        assert response.status == 200, path
+        assert response.getheader("Content-Encoding") == "gzip"
+        assert "immutable" in response.getheader("Cache-Control")
+        original = (static_root / path.removeprefix("/static/")).read_bytes()
+        assert gzip.decompress(body) == original
+    # HTTPS as the proxy reports it: plain HTTP is redirected, HTTPS gets HSTS.
+    plain, _body = _get(port, "/healthz")
+    assert plain.status == 301
+    assert plain.getheader("Location") == "https://smoki.example.com/healthz"
+    secure, _body = _get(port, "/healthz", **https)
+    assert secure.status == 200
+    assert secure.getheader("Strict-Transport-Security").startswith("max-age=31536000")
