@@ -23,7 +23,7 @@ PROBE = (
 
 def pure_modules(key: str) -> list[str]:
     entry = registry.registration(key)
-    package = entry.presenter.rsplit(".", 1)[0]
+    package = ".".join(entry.package_dir.relative_to(ROOT).parts)
     modules = {entry.rules.__class__.__module__, entry.bot}
     for path in entry.package_dir.rglob("*.py"):
         relative = path.relative_to(entry.package_dir).with_suffix("")

@@ -12,7 +12,7 @@ register(
 )
 register(
     GAME_CLASSIC,
-    presenter="games.catalog.drakon.presenter",
+    presenter="games.catalog.drakon.presenter.classic",
     bot="games.catalog.drakon.bot",
     rules_doc="docs/rules/drakon.md",
     package_file=__file__,

@@ -79,3 +79,40 @@ def test_the_first_editions_characters_and_sentences():
     assert presenter.action_steps({"type": "protect"}, view) == [
         ("protect", "Prevent the loss (Knight)")
     ]
+
+
+def test_places_are_named_from_the_start_in_buttons_board_words_and_log():
+    """The first edition's labyrinth grows from the Start: no "Entrance" anywhere."""
+    from django.utils import translation
+
+    from games import presenters
+
+    state = position(rooms={(1, 0): "find_gold {E}"}, drakon="1,0")
+    view = {**GAME.view(state, 0), "_names": ["ala", "ola"], "_version": 1}
+    labels = [
+        str(label)
+        for action in GAME.legal_actions(state, 0)
+        for _key, label in presenter.action_steps(action, view)
+    ]
+    assert "Move to Find Gold (1 east of the Start)" in labels
+    context = presenter.board_context(view, 0, ["ala", "ola"])
+    gold = next(tile for tile in context["tiles"] if tile.room == "find_gold")
+    assert gold.title == "Find Gold (1 east of the Start)"
+    words = presenter.describe_board(view, ["ala", "ola"])
+    assert "Drakon: Find Gold (1 east of the Start)." in words
+    log = presenters.get("drakon_classic")
+    moved = {"type": "hero_moved", "seat": 0, "from": "0,0", "to": "1,0"}
+    assert (
+        log.describe_event(moved, ["ala", "ola"]) == "ala moved: the Start → 1 east of the Start."
+    )
+    with translation.override("pl"):
+        assert (
+            log.describe_event(moved, ["ala", "ola"])
+            == "ala przechodzi: Start → 1 na wschód od Startu."
+        )
+    text = " ".join([*labels, gold.title, *words, log.describe_event(moved, ["ala", "ola"])])
+    assert "Entrance" not in text
+    # The later edition still names its places from the Entrance.
+    assert presenters.get("drakon").describe_event(moved, ["ala", "ola"]) == (
+        "ala moved: the Entrance → 1 east of the Entrance."
+    )

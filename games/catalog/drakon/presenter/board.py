@@ -22,6 +22,7 @@ from games.catalog.drakon.presenter.texts import (
     hero_text,
     is_classic,
     option_labels,
+    origin_of,
     room_name,
     room_text,
     room_with_place,
@@ -183,11 +184,12 @@ class RoomTile:
     is_entrance: bool = False
     coins: int = 0  # coins lying on the room (the first edition's Start)
     icon: str = ""
+    origin: str = "entrance"  # the room places are named from (the first edition's Start)
 
     @property
     def title(self) -> str:
         """The room's name and where it lies, for the tooltip and screen readers."""
-        return room_with_place(self.room, self.at)
+        return room_with_place(self.room, self.at, self.origin)
 
 
 @dataclass
@@ -287,6 +289,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 is_entrance=room["at"] == view.get("entrance", "0,0"),
                 coins=(view.get("start_coins") or 0) if room["room"] == "start" else 0,
                 icon=ROOM_ICON.get(room["room"], ""),
+                origin=origin_of(view),
             )
         )
 

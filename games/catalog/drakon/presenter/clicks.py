@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from games.catalog.drakon.presenter.texts import (
     hero_name,
     is_classic,
+    origin_of,
     place_name,
     room_name,
     room_with_place,
@@ -24,8 +25,8 @@ def _tile_label(view: dict, tile: int) -> str:
 def _room_at(view: dict, at: str) -> str:
     for room in view["board"]:
         if room["at"] == at:
-            return room_with_place(room["room"], at)
-    return place_name(at)
+            return room_with_place(room["room"], at, origin_of(view))
+    return place_name(at, origin_of(view))
 
 
 def _rot_label(rot: int) -> str:
@@ -40,7 +41,10 @@ def action_steps(action: dict, view: dict) -> list[tuple[str, str]]:
                 f"tile-{action['tile']}",
                 _("Place %(room)s") % {"room": _tile_label(view, action["tile"])},
             ),
-            (f"cell-{action['at']}", _("at %(place)s") % {"place": place_name(action["at"])}),
+            (
+                f"cell-{action['at']}",
+                _("at %(place)s") % {"place": place_name(action["at"], origin_of(view))},
+            ),
         ]
         pattern = next(
             (t["pattern"] for t in view["me"]["hand"] if t["tile"] == action["tile"]), None
@@ -97,7 +101,7 @@ def action_steps(action: dict, view: dict) -> list[tuple[str, str]]:
         return [
             (
                 f"float-{action['to']}",
-                _("Fly it to %(place)s") % {"place": place_name(action["to"])},
+                _("Fly it to %(place)s") % {"place": place_name(action["to"], origin_of(view))},
             ),
             (f"rot-{action['rot']}", _rot_label(action["rot"])),
         ]

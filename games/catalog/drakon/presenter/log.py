@@ -8,7 +8,8 @@ from django.utils.translation import ngettext
 from games.catalog.drakon.presenter.texts import hero_name, place_name, room_name
 
 
-def describe_event(event: dict, names: list[str]) -> str:
+def describe_event(event: dict, names: list[str], origin: str = "entrance") -> str:
+    """One log sentence; places are named from ``origin`` (the edition's first room)."""
     kind = event["type"]
 
     def who(key: str = "seat") -> str:
@@ -31,20 +32,24 @@ def describe_event(event: dict, names: list[str]) -> str:
         "turn_skipped": lambda: _("%(p)s cannot act and passes.") % {"p": who()},
         "room_placed": lambda: (
             _("%(p)s placed %(room)s: %(place)s.")
-            % {"p": who(), "room": room(), "place": place_name(event["at"])}
+            % {"p": who(), "room": room(), "place": place_name(event["at"], origin)}
         ),
         "tile_drawn": lambda: (
             _("%(p)s drew a tile.") % {"p": who()} if event["count"] else _("The pile is empty.")
         ),
         "drakon_placed": lambda: (
             _("%(p)s put Drakon in the chamber %(place)s.")
-            % {"p": who(), "place": place_name(event["at"])}
+            % {"p": who(), "place": place_name(event["at"], origin)}
         ),
         "hero_placed": lambda: _("%(p)s stepped onto the new Escape.") % {"p": who()},
         "escape_declined": lambda: _("%(p)s stayed put.") % {"p": who()},
         "hero_moved": lambda: (
             _("%(p)s moved: %(a)s → %(b)s.")
-            % {"p": who(), "a": place_name(event["from"]), "b": place_name(event["to"])}
+            % {
+                "p": who(),
+                "a": place_name(event["from"], origin),
+                "b": place_name(event["to"], origin),
+            }
         ),
         "mind_controlled": lambda: (
             _("%(p)s took control of %(q)s.") % {"p": who(), "q": who("target")}
@@ -62,7 +67,7 @@ def describe_event(event: dict, names: list[str]) -> str:
         "start_coin_left": lambda: _("%(p)s left the coins on the Start.") % {"p": who()},
         "drakon_moved": lambda: (
             _("Drakon moved: %(a)s → %(b)s.")
-            % {"a": place_name(event["from"]), "b": place_name(event["to"])}
+            % {"a": place_name(event["from"], origin), "b": place_name(event["to"], origin)}
         ),
         "coin_found": lambda: _("%(p)s found a coin.") % {"p": who()},
         "coin_found_value": lambda: (
@@ -84,20 +89,24 @@ def describe_event(event: dict, names: list[str]) -> str:
         ),
         "room_destroyed": lambda: (
             _("%(p)s destroyed %(room)s: %(place)s.")
-            % {"p": who(), "room": room(), "place": place_name(event["at"])}
+            % {"p": who(), "room": room(), "place": place_name(event["at"], origin)}
         ),
         "room_floated": lambda: (
             _("%(p)s flew the Floating Chamber: %(a)s → %(b)s.")
-            % {"p": who(), "a": place_name(event["from"]), "b": place_name(event["to"])}
+            % {
+                "p": who(),
+                "a": place_name(event["from"], origin),
+                "b": place_name(event["to"], origin),
+            }
         ),
         "float_declined": lambda: _("%(p)s left the Floating Chamber where it is.") % {"p": who()},
         "room_rotated": lambda: (
             _("%(p)s rotated the chamber %(place)s.")
-            % {"p": who(), "place": place_name(event["at"])}
+            % {"p": who(), "place": place_name(event["at"], origin)}
         ),
         "room_removed": lambda: (
             _("%(p)s took %(room)s back into their hand: %(place)s.")
-            % {"p": who(), "room": room(), "place": place_name(event["at"])}
+            % {"p": who(), "room": room(), "place": place_name(event["at"], origin)}
         ),
         "tile_stolen": lambda: (
             _("%(p)s took a tile from %(q)s.") % {"p": who(), "q": who("victim")}

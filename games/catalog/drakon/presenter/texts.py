@@ -221,23 +221,33 @@ def describe_pending(view: dict, names: list[str]) -> str:
     return str(texts.get(pending["kind"], _("%(who)s decides."))) % {"who": who}
 
 
-def place_name(at: str) -> str:
-    """A cell named from the Entrance, never by coordinates nobody sees:
-    "the Entrance", "1 east of the Entrance", "2 north, 1 west of the Entrance"."""
+def place_name(at: str, origin: str = "entrance") -> str:
+    """A cell named from the edition's first room, never by coordinates nobody sees:
+    "the Entrance", "1 east of the Entrance", "2 north, 1 west of the Entrance"; in
+    the first edition (``origin="start"``) the same from the Start."""
     try:
         x, y = (int(part) for part in at.split(","))
     except (AttributeError, ValueError):
         return str(at)
+    from_start = origin == "start"
     if x == 0 and y == 0:
-        return _("the Entrance")
+        return _("the Start") if from_start else _("the Entrance")
     parts = []
     if y:
         parts.append((_("%(n)s north") if y > 0 else _("%(n)s south")) % {"n": abs(y)})
     if x:
         parts.append((_("%(n)s east") if x > 0 else _("%(n)s west")) % {"n": abs(x)})
-    return _("%(steps)s of the Entrance") % {"steps": ", ".join(parts)}
+    steps = ", ".join(parts)
+    if from_start:
+        return _("%(steps)s of the Start") % {"steps": steps}
+    return _("%(steps)s of the Entrance") % {"steps": steps}
 
 
-def room_with_place(room: str, at: str) -> str:
+def origin_of(view: dict) -> str:
+    """The room places are named from: the first edition's Start, the later Entrance."""
+    return "start" if is_classic(view) else "entrance"
+
+
+def room_with_place(room: str, at: str, origin: str = "entrance") -> str:
     """A room and where it lies: "Portal (1 east of the Entrance)"."""
-    return _("%(room)s (%(place)s)") % {"room": room_name(room), "place": place_name(at)}
+    return _("%(room)s (%(place)s)") % {"room": room_name(room), "place": place_name(at, origin)}

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.catalog.drakon.presenter.texts import (
     describe_pending,
     hero_name,
+    origin_of,
     room_name,
     room_with_place,
 )
@@ -55,11 +56,11 @@ def _who(view: dict, hero: dict, names: list[str]) -> str:
     return name
 
 
-def _room_at(room: dict) -> str:
+def _room_at(view: dict, room: dict) -> str:
     """A room by name and place ("Portal (1 east of the Entrance)"); the Entrance by name."""
     if room["at"] == "0,0":
         return room_name(room["room"])
-    return room_with_place(room["room"], room["at"])
+    return room_with_place(room["room"], room["at"], origin_of(view))
 
 
 def describe_board(view: dict, names: list[str]) -> list[str]:
@@ -72,7 +73,7 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
             here.setdefault(hero["at"], []).append(_who(view, hero, names))
     drakon = view.get("drakon")
     if drakon and drakon in rooms:
-        lines.append(_("Drakon: %(room)s.") % {"room": _room_at(rooms[drakon])})
+        lines.append(_("Drakon: %(room)s.") % {"room": _room_at(view, rooms[drakon])})
     else:
         lines.append(_("Drakon is not in the lair yet."))
     lines.append(
@@ -81,7 +82,7 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
     )
     for room in view["board"]:
         arrows = ", ".join(str(ARROW_NAMES[a]) for a in room["arrows"]) or _("none")
-        line = _("%(room)s: arrows %(arrows)s.") % {"room": _room_at(room), "arrows": arrows}
+        line = _("%(room)s: arrows %(arrows)s.") % {"room": _room_at(view, room), "arrows": arrows}
         figures = list(here.get(room["at"], []))
         if room["at"] == drakon:
             figures.append(_("Drakon"))
@@ -92,7 +93,11 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
         lines.append(line)
     heroes_on = (view.get("options") or {}).get("heroes")
     for hero in view["heroes"]:
-        where = _room_at(rooms[hero["at"]]) if hero.get("at") in rooms else _("not in the lair yet")
+        where = (
+            _room_at(view, rooms[hero["at"]])
+            if hero.get("at") in rooms
+            else _("not in the lair yet")
+        )
         line = _("%(who)s: %(where)s; %(coins)s, %(tiles)s in hand.") % {
             "who": _who(view, hero, names),
             "where": where,
