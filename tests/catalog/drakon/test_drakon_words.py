@@ -93,8 +93,7 @@ def test_the_first_edition_names_its_start_and_the_coins_lying_there():
         line.startswith("Start: arrows") and "Coins on the Start: 2." in line for line in lines
     )
     assert (
-        "Find Gold (1 east of the Start): arrows north, east. Here: Ann (Knight), Drakon."
-        in lines
+        "Find Gold (1 east of the Start): arrows north, east. Here: Ann (Knight), Drakon." in lines
     )
 
 
