@@ -256,6 +256,10 @@ LOG_CACHE_SECONDS = 6 * 3600
 def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
     """The log as ``viewer`` may read it, in the active language.
 
+    ``names`` are the players' own names (``Seat.player_name``): a line tells
+    what the player did then, so a seat a bot took over later is not called
+    "(bot)" in the lines before; the bot's own moves say so in their "who".
+
     A move's row never changes (the log is append-only), so its words for a
     given viewer, language and seat names are kept in the shared cache: the
     panel's last 30 lines are described once, not again on every move and
@@ -269,7 +273,6 @@ def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list
     found = cache.get_many([f"{prefix}{move.seq}" for move in moves]) if moves else {}
     fresh = {}
     lines = []
-    player_names = None  # read once, only when the log holds an out-of-game entry
     for move in moves:
         key = f"{prefix}{move.seq}"
         words = found.get(key)
@@ -277,14 +280,7 @@ def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list
             sentences = []
             for event in visible_events(move.events, viewer):
                 if event.get("type") == MODERATION:
-                    if player_names is None:
-                        player_names = [
-                            seat.player_name
-                            for seat in match.seats.select_related("user__profile").order_by(
-                                "index"
-                            )
-                        ]
-                    sentences.append(describe_moderation(event, player_names))
+                    sentences.append(describe_moderation(event, names))
                 else:
                     sentences.append(str(presenter.describe_event(event, names)))
             words = fresh[key] = (
@@ -423,7 +419,8 @@ def match_panel(
             me is not None and not me.is_bot and match.status == MatchStatus.FINISHED
         )
     recent = list(Move.objects.filter(match=match).order_by("-seq")[:LOG_TAIL])[::-1]
-    context["log"] = log_lines(match, names, viewer, recent)
+    log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
+    context["log"] = log_lines(match, log_names, viewer, recent)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
     context["log_truncated"] = match.version > len(recent)
     if me is not None and not context["my_turn"]:
@@ -503,7 +500,7 @@ def option_rows(game, options: dict) -> list[tuple[str, str]]:
 
 def full_log(match: Match, user) -> list[LogLine]:
     me = seat_of(match, user)
-    names = [seat.display_name for seat in match.seats.all()]
+    names = [seat.player_name for seat in sorted(match.seats.all(), key=lambda s: s.index)]
     moves = Move.objects.filter(match=match).order_by("seq")
     return log_lines(match, names, me.index if me else None, moves)
 

@@ -129,6 +129,11 @@ def test_resigning_hands_the_seat_to_a_bot_and_ranks_last(started_match, nogi, c
     seat.refresh_from_db()
     assert seat.rank == 3
     assert match.result["dropped"] == [seat.index]
+    # The log names carol as herself throughout; the moves the bot made for her
+    # say so once, in who made them ("carol (Bot)"), never "carol (bot)".
+    log = Client().get(reverse("match_log", args=[match.pk])).content.decode()
+    assert "carol (Bot)" in log
+    assert "carol (bot)" not in log
 
 
 def test_resigning_a_loss_on_time_match_loses_it(alice, bob):
