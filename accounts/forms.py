@@ -3,6 +3,9 @@ import unicodedata
 
 from django import forms
 from django.db.models import Q
+from django.forms.utils import flatatt
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIMEZONE_CHOICES, Profile, name_key
@@ -64,8 +67,38 @@ def grouped_zones(current: str = "UTC") -> list:
     return choices
 
 
+class LongSelect(forms.Select):
+    """A select drawn in Python rather than one template per option.
+
+    The time-zone menu holds some 450 places; Django's option templates took
+    about 30 ms to draw them on every profile page. The markup is the same
+    as the stock widget's: optgroups, ``selected`` on the chosen option, the
+    field's attributes (id, required, aria) on the ``<select>``.
+    """
+
+    def render(self, name, value, attrs=None, renderer=None):
+        context = self.get_context(name, value, attrs)["widget"]
+        parts = [format_html('<select name="{}"{}>', name, flatatt(context["attrs"]))]
+        for group, options, _index in context["optgroups"]:
+            if group:
+                parts.append(format_html('<optgroup label="{}">', group))
+            parts.extend(
+                format_html(
+                    '<option value="{}"{}>{}</option>',
+                    option["value"],
+                    mark_safe(" selected") if option["selected"] else "",
+                    option["label"],
+                )
+                for option in options
+            )
+            if group:
+                parts.append(mark_safe("</optgroup>"))
+        parts.append(mark_safe("</select>"))
+        return mark_safe("".join(parts))
+
+
 class ProfileForm(forms.ModelForm):
-    timezone = forms.ChoiceField(label=_("time zone"), choices=grouped_zones)
+    timezone = forms.ChoiceField(label=_("time zone"), choices=grouped_zones, widget=LongSelect)
 
     class Meta:
         model = Profile

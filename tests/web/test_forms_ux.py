@@ -4,10 +4,12 @@ and the time zone picker of real places grouped by region."""
 import re
 
 import pytest
+from django import forms
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from accounts.forms import grouped_zones
+from accounts.forms import ProfileForm, grouped_zones
 from games.engine import registry
 from games.models import Match
 
@@ -60,3 +62,21 @@ def test_time_zones_are_real_places_grouped_by_region(alice):
     alice.profile.timezone = "US/Eastern"
     alice.profile.save()
     assert '<optgroup label="Other">' in client_for(alice).get(reverse("profile")).content.decode()
+
+
+@pytest.mark.parametrize("zone", ["Europe/Warsaw", "UTC", "US/Eastern"])
+def test_the_time_zone_menu_is_the_stock_select_s_markup(alice, zone):
+    """The menu is drawn in Python for speed; it must read exactly as Django's own."""
+    alice.profile.timezone = zone
+    with translation.override("pl"):
+        form = ProfileForm(instance=alice.profile)
+        fast = str(form["timezone"])
+        form.fields["timezone"].widget = forms.Select(choices=form.fields["timezone"].choices)
+        stock = str(form["timezone"])
+
+    def tidy(html: str) -> str:
+        return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html)).strip()
+
+    assert tidy(fast) == tidy(stock)
+    assert f'<option value="{zone}" selected>' in fast
+    assert fast.count("<option") > 400
