@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
+from games import lobby, selectors
 from games.models import Match, MatchStatus, Move, Visibility
 from tests.conftest import user_to_move
 
@@ -228,6 +228,29 @@ def test_poll_answers_204_until_something_changes(started_match, nogi, alice):
     match.refresh_from_db()
     assert client.get(url, {"since": match.stamp}).status_code == 204
     assert client.get(url, {"since": "garbage"}).status_code == 200
+
+
+def test_the_poll_s_stamp_is_the_match_s_own_in_every_column(started_match, alice):
+    """The poll reads the stamp's columns with its own SQL; it must come out as the
+    match's stamp whatever they hold: a deadline, an undo request and its
+    agreements, a private match asked about by a seated player."""
+    match = started_match
+    url = reverse("match_panel", args=[match.pk])
+    client = client_for(alice)
+    Match.objects.filter(pk=match.pk).update(
+        undo_request={"seat": 0, "version": match.version, "agreed": [1]},
+        visibility=Visibility.PRIVATE,
+    )
+    match.refresh_from_db()
+    assert match.deadline is not None and match.undo_request
+    assert client.get(url, {"since": match.stamp}).status_code == 204
+    assert selectors.stamp_for(match.pk, alice, None, str(alice.pk)) == match.stamp
+    assert selectors.stamp_for(match.pk, alice, None, "not a number") == match.stamp
+    Match.objects.filter(pk=match.pk).update(undo_request=None, deadline=None)
+    assert client.get(url, {"since": match.stamp}).status_code == 200
+    match.refresh_from_db()
+    assert client.get(url, {"since": match.stamp}).status_code == 204
+    assert selectors.stamp_for(2**63, alice) is None
 
 
 def test_the_poll_notices_a_chat_message_and_a_join_without_a_new_version(
