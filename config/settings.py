@@ -308,7 +308,15 @@ if _cache_url.startswith(("redis://", "rediss://", "unix://")):
 elif _cache_url:
     raise ImproperlyConfigured("CACHE_URL must be a redis:// URL (or unset for local memory).")
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Django's local-memory cache keeps 300 entries by default and then drops a
+    # third of them: fewer than one busy site's sessions, preferences and log
+    # sentences. Entries are small; 50,000 of them take a few tens of MB.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": env.int("CACHE_MAX_ENTRIES", default=50_000)},
+        }
+    }
 
 # Sessions are read from the cache and written through to the database
 # (``cached_db``): a signed-in request costs no query for its session once

@@ -306,3 +306,17 @@ def test_failed_logins_are_counted_in_the_shared_cache(make_user):
         assert stored, "the failures are counted in Redis"
         assert _bad_login(Client(REMOTE_ADDR="192.0.2.99"), "victim") == LIMITED
         assert get_user_model().objects.get(username="victim").is_active
+
+
+def test_the_embedded_cache_keeps_a_busy_site_s_entries():
+    """Sessions, preferences, log sentences and counts share the default cache;
+    Django's local-memory cache would keep only 300 and drop a third of them
+    at random, so counts could reset and every poll read its session again."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if "locmem" not in settings.CACHES["default"]["BACKEND"]:
+        pytest.skip("CACHE_URL names a shared cache: its size is the server's")
+    keys = [f"busy-{i}" for i in range(5_000)]
+    cache.set_many(dict.fromkeys(keys, 1))
+    assert len(cache.get_many(keys)) == len(keys)
