@@ -20,14 +20,18 @@ What it does, all on this machine (127.0.0.1 only):
      read from the match page, as the browser does),
    - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header.
    Each phase stops after a number of requests or seconds, whichever comes
-   first. Each thread owns its own matches, so moves never collide.
+   first. The three phases run in turn ``--rounds`` times (3 by default),
+   each round with a share of the requests, so a burst of other work on a
+   shared machine touches every phase alike. Each thread owns its own
+   matches, so moves never collide.
    Tasks the moves queue (bots, notifications) go to Celery's in-memory
    broker inside each server process and are never run.
 5. Prints p50/p95/p99 latency and throughput per phase, checks that every
    match's stored state equals the state the client computed by applying
    the same moves (the rules are deterministic given the state), stops the
    server, and ends with each phase's throughput and p95 as a ratio to the
-   baseline's, measured in the same run.
+   baseline measured just before it, round by round, then the median of the
+   rounds (the last lines).
 
 The client knows each match's state: it reads it once from the database and
 then applies its own moves locally, so no database read happens between
@@ -48,6 +52,7 @@ import re
 import secrets
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,6 +77,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--move-seconds", type=float, default=60, help="move phase at most")
     parser.add_argument("--baseline-requests", type=int, default=3000)
     parser.add_argument("--baseline-seconds", type=float, default=20)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="the phases run in turn this many times, each with a share of the requests, "
+        "so a burst of other work on the machine touches every phase alike",
+    )
     parser.add_argument(
         "--conn-max-age",
         type=int,
@@ -304,18 +316,42 @@ class Phase:
         )
 
 
-def print_ratios(phases: list[Phase]) -> None:
-    """Each phase against the baseline of the same run: throughput and p95 as ratios."""
-    if not phases or phases[0].name not in ("readyz", "healthz") or not phases[0].latencies:
+def merged(name: str, parts: list[Phase]) -> Phase:
+    """One phase's rounds as one: all their requests over all their seconds."""
+    whole = Phase(name, parts[0].expected)
+    for part in parts:
+        whole.latencies += part.latencies
+        whole.errors += part.errors
+        whole.seconds += part.seconds
+        for status, count in part.statuses.items():
+            whole.statuses[status] = whole.statuses.get(status, 0) + count
+    return whole
+
+
+def print_ratios(rounds: list[list[Phase]]) -> None:
+    """Each phase against the baseline measured just before it, round by round,
+    then the median over the rounds: throughput and p95 as ratios."""
+    usable = [r for r in rounds if r and r[0].name in ("readyz", "healthz") and r[0].latencies]
+    if not usable:
         return
-    base = phases[0]
-    print(f"\nratios to /{base.name} in this run (throughput; p95):")
-    for phase in phases[1:]:
-        if phase.latencies:
-            print(
-                f"  {phase.name:<12} {phase.rate() / base.rate():5.2f}x the throughput;"
-                f" p95 {phase.p95() / base.p95():5.1f}x"
-            )
+    names = [phase.name for phase in usable[0][1:]]
+    print(f"\nratios to /{usable[0][0].name} (throughput; p95), round by round:")
+    medians = {}
+    for index, name in enumerate(names, start=1):
+        pairs = [
+            (r[index].rate() / r[0].rate(), r[index].p95() / r[0].p95())
+            for r in usable
+            if len(r) > index and r[index].latencies
+        ]
+        rounds_text = "  ".join(f"{rate:.2f}x; {p95:.1f}x" for rate, p95 in pairs)
+        print(f"  {name:<12} {rounds_text}")
+        medians[name] = (
+            statistics.median(rate for rate, _p95 in pairs),
+            statistics.median(p95 for _rate, p95 in pairs),
+        )
+    print(f"\nratios to /{usable[0][0].name} in this run, median of {len(usable)} rounds:")
+    for name, (rate, p95) in medians.items():
+        print(f"  {name:<12} {rate:5.2f}x the throughput; p95 {p95:5.1f}x")
 
 
 def run_phase(phase: Phase, concurrency: int, limit: int, seconds: float, step) -> None:
@@ -406,7 +442,7 @@ def main() -> int:
         f" CONN_MAX_AGE={'settings default' if args.conn_max_age is None else args.conn_max_age}; client: {args.concurrency} threads"
     )
     server = Server(served_url, args.server_workers)
-    phases: list[Phase] = []
+    rounds: list[list[Phase]] = []
     try:
         server.wait_ready()
         port = server.port
@@ -425,21 +461,12 @@ def main() -> int:
         baseline = next(
             (url for url in ("/readyz", "/healthz") if request("GET", port, url)[0] == 200), None
         )
-        if baseline is not None:
-            phase = Phase(baseline.strip("/"), 200)
-            run_phase(
-                phase,
-                args.concurrency,
-                args.baseline_requests,
-                args.baseline_seconds,
-                lambda _i: timed("GET", port, baseline)[:2],
-            )
-            phases.append(phase)
-        else:
+        if baseline is None:
             print("neither /readyz nor /healthz answered 200: no baseline")
 
-        # The poller's URL as each match page renders it for its first player.
-        polled = [(g, poll_url(port, g)) for g in games[:POLLED_MATCHES]]
+        # The poller's URL as each match page renders it for its first player,
+        # read again before each round's polls (the moves between change it).
+        polled: list = []
 
         def poll(_i: int):
             g, url = random.choice(polled)
@@ -447,10 +474,6 @@ def main() -> int:
                 "GET", port, url, headers={"Cookie": g.players[0].cookie, "HX-Request": "true"}
             )
             return status, latency
-
-        phase = Phase("poll (204)", 204)
-        run_phase(phase, args.concurrency, args.baseline_requests, args.baseline_seconds, poll)
-        phases.append(phase)
 
         owned = [games[i :: args.concurrency] for i in range(args.concurrency)]
         cursor = [0] * args.concurrency
@@ -487,21 +510,56 @@ def main() -> int:
             finally:
                 connection.close()  # only opened to resynchronise; one per thread
 
-        phase = Phase("move (POST)", 200)
-        run_phase(phase, args.concurrency, args.moves, args.move_seconds, move_and_close)
-        phases.append(phase)
+        # The phases in turn, round after round, each round a share of the requests.
+        share = max(1, args.rounds)
+        for _round in range(share):
+            this_round: list[Phase] = []
+            if baseline is not None:
+                phase = Phase(baseline.strip("/"), 200)
+                run_phase(
+                    phase,
+                    args.concurrency,
+                    args.baseline_requests // share,
+                    args.baseline_seconds / share,
+                    lambda _i: timed("GET", port, baseline)[:2],
+                )
+                this_round.append(phase)
+            polled[:] = [(g, poll_url(port, g)) for g in games[:POLLED_MATCHES]]
+            phase = Phase("poll (204)", 204)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.baseline_requests // share,
+                args.baseline_seconds / share,
+                poll,
+            )
+            this_round.append(phase)
+            phase = Phase("move (POST)", 200)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.moves // share,
+                args.move_seconds / share,
+                move_and_close,
+            )
+            this_round.append(phase)
+            rounds.append(this_round)
     except BaseException:
         print(f"server log: {server.log.name}")
         raise
     finally:
         server.stop()
 
-    print()
+    phases = [
+        merged(name, [r[index] for r in rounds])
+        for index, name in enumerate(phase.name for phase in rounds[0])
+    ]
+    print(f"\nall {len(rounds)} rounds together:")
     for phase in phases:
         print(phase.summary(args.concurrency))
         for error in phase.errors[:5]:
             print(f"    error: {error}")
-    print_ratios(phases)
+    print_ratios(rounds)
 
     stored = {m.pk: m for m in Match.objects.filter(pk__in=[g.pk for g in games])}
     wrong = [
