@@ -347,7 +347,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "over": _over(view, names),
         "revealed": _revealed(view, names),
         "description": _(
-            "%(n)s cards on the grid; the silver dragon counts as %(colour)s; %(deck)s cards in the deck."
+            "Cards on the grid: %(n)s; the silver dragon counts as %(colour)s; cards in the deck: %(deck)s."
         )
         % {"n": len(view["board"]), "colour": colour_name(silver), "deck": view["deck_count"]},
         "legend": [(C.COLOUR_LETTERS[c], colour_name(c)) for c in C.COLOURS],

@@ -78,3 +78,13 @@ def test_the_summary_shows_each_goal_and_its_largest_group():
     with translation.override("pl"):
         polish = presenter.final_summary(GAME.result(state).to_json(), NAMES)
     assert polish["cells"][0][0] != "red" and polish["columns"] != summary["columns"]
+
+
+def test_the_board_s_caption_reads_right_for_one_card():
+    state = position(hands=[["DR-V-red-blue"], []], goals=["red", "blue"])
+    view = {**GAME.view(state, 0), "_names": NAMES, "_version": 1}
+    caption = presenter.board_context(view, 0, NAMES)["description"]
+    assert caption.startswith("Cards on the grid: 1; the silver dragon counts as ")
+    with translation.override("pl"):
+        caption = presenter.board_context(view, 0, NAMES)["description"]
+    assert caption.startswith("Kart na stole: 1;")
