@@ -261,7 +261,7 @@ def test_two_players_play_drakons_first_edition(live_server, window):
             assert move.action == {"type": "place", "tile": tile, "at": cell, "rot": rot}
             room = str(drakon_presenter.room_name(room_of(match.state, tile)))
             _n, text = top_line(windows[1 - seat].page)
-            place = drakon_presenter.place_name(cell)
+            place = drakon_presenter.place_name(cell, "start")
             assert f"{names[seat]} placed {room}: {place}." in text
             placed[seat] += 1
         else:
