@@ -22,12 +22,14 @@ by ``release_stuck_claims``, because whether that email left is unknown.
 from __future__ import annotations
 
 import logging
+import threading
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -80,7 +82,7 @@ def queue(
 ):
     """Write the outbox row for this event inside the caller's transaction and
     deliver it after the commit. Returns the row, or None if the event was
-    already notified.
+    already notified (and None for a row deferred to the end of ``batched``).
 
     One unread row per (user, match, kind): thirty opponent moves leave one
     unread "your turn", brought up to date each time (version, tag, time,
@@ -97,6 +99,12 @@ def queue(
     if user is None or not user.is_active:
         return None
     version = match.version if version is None else version
+    batch = _open_batch()
+    if batch is not None and batch.match_id == match.pk:
+        if surely_new:
+            batch.add(_Event(user, match, kind, version, tag, seat))
+            return None
+        batch.flush()  # what was queued before this event is written before it
     if (
         not surely_new
         and Notification.objects.filter(
@@ -130,6 +138,144 @@ def queue(
     if status == DeliveryStatus.PENDING:
         outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
     return notification
+
+
+class _Event:
+    """A ``surely_new`` event queued inside ``batched``, waiting to be written."""
+
+    __slots__ = ("user", "match", "kind", "version", "tag", "seat", "now")
+
+    def __init__(self, user, match, kind, version, tag, seat):
+        self.user, self.match, self.kind = user, match, kind
+        self.version, self.tag, self.seat = version, tag, seat
+        self.now = timezone.now()
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return (self.user.pk, self.kind)
+
+
+class _Batch:
+    """The events one match's transaction queues, written together."""
+
+    def __init__(self, match_id: int):
+        self.match_id = match_id
+        self.events: dict[tuple[int, str], _Event] = {}
+
+    def add(self, event: _Event) -> None:
+        """Queue ``event``. A later event of the same (user, kind) in the batch
+        replaces an earlier one, as ``queue`` one by one would bring the
+        earlier one's row up to it; an older one changes nothing."""
+        earlier = self.events.get(event.key)
+        if earlier is not None and earlier.version > event.version:
+            return
+        # Written, and handed over, where the earlier one's row was.
+        self.events[event.key] = event
+
+    def flush(self) -> None:
+        if self.events:
+            events, self.events = list(self.events.values()), {}
+            _upsert(events)
+
+
+_batches = threading.local()
+
+
+def _open_batch() -> _Batch | None:
+    stack = getattr(_batches, "stack", None)
+    return stack[-1] if stack else None
+
+
+@contextmanager
+def batched(match: Match):
+    """Inside this block, the ``surely_new`` events queued for ``match`` are
+    written together, in one statement, when it ends (or before the next
+    event that is not surely new, to keep their order). The caller's
+    transaction holds the match lock; the rows written, their hand-overs and
+    the order of those are the same as ``queue`` one by one would give, with
+    one statement instead of two per row (a row that several events of the
+    block bring up to date is handed over once, at the first one's place,
+    where one by one hands it over at each). Nothing is written if the block
+    raises. Do not roll back to a savepoint inside the block."""
+    stack = _batches.__dict__.setdefault("stack", [])
+    batch = _Batch(match.pk)
+    stack.append(batch)
+    try:
+        yield batch
+    finally:
+        stack.pop()
+    batch.flush()
+
+
+_COLUMNS = (
+    "user_id",
+    "match_id",
+    "kind",
+    "version",
+    "tag",
+    "created_at",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "claimed_at",
+    "sent_at",
+    "last_error",
+    "read_at",
+)
+# What ``queue`` sets on the unread row it brings up to date.
+_UPDATED = ("version", "tag", "created_at", "status", "attempts", "next_attempt_at")
+_CLEARED = ("claimed_at", "sent_at", "last_error")
+
+
+def _upsert(events: list[_Event]) -> None:
+    """Write surely-new events of one match, at most one per (user, kind), in
+    one locked upsert on the partial unique index ``notification_one_unread``:
+    a new row, or the unread row of its (user, match, kind) brought up to date
+    unless it is about a later version (``queue``'s rules, row for row)."""
+    ops = connection.ops
+    table = ops.quote_name(Notification._meta.db_table)
+    params: list = []
+    for event in events:
+        status = initial_status(event.user, event.kind, event.seat)
+        pending = status == DeliveryStatus.PENDING
+        next_attempt_at = event.now + outbox.relay_after() if pending else None
+        params += [
+            event.user.pk,
+            event.match.pk,
+            event.kind,
+            event.version,
+            event.tag,
+            ops.adapt_datetimefield_value(event.now),
+            status,
+            0,
+            ops.adapt_datetimefield_value(next_attempt_at),
+            None,
+            None,
+            "",
+            None,
+        ]
+    row = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
+    q = ops.quote_name
+    sql = (
+        f"INSERT INTO {table} ({', '.join(q(c) for c in _COLUMNS)})"
+        f" VALUES {', '.join([row] * len(events))}"
+        f" ON CONFLICT ({q('user_id')}, {q('match_id')}, {q('kind')})"
+        f" WHERE {q('read_at')} IS NULL DO UPDATE SET "
+        + ", ".join(
+            [f"{q(c)} = EXCLUDED.{q(c)}" for c in _UPDATED]
+            + [f"{q(c)} = NULL" for c in _CLEARED[:2]]
+            + [f"{q(_CLEARED[2])} = ''"]
+        )
+        + f" WHERE {table}.{q('version')} <= EXCLUDED.{q('version')}"
+        f" RETURNING {q('id')}, {q('user_id')}, {q('kind')}, {q('status')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        written = {(user_id, kind): (pk, status) for pk, user_id, kind, status in cursor.fetchall()}
+    for event in events:
+        pk, status = written.get(event.key, (None, None))
+        if status == DeliveryStatus.PENDING:
+            outbox.hand_over_after_commit(DELIVER_NOTIFICATION, pk)
 
 
 def initial_status(user, kind: str, seat=None) -> str:

@@ -152,7 +152,9 @@ def submit_action(
     subclasses with a message for the player.
     """
     match_id = match if isinstance(match, int) else match.pk
-    with transaction.atomic():
+    # A caller holding the lock runs the move inside its own transaction and
+    # lets any refusal end it: a savepoint would only cost two round trips.
+    with transaction.atomic(savepoint=locked_seats is None):
         if locked_seats is not None:
             seats = locked_seats
         else:

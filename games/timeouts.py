@@ -26,7 +26,7 @@ from games.models import (
     SeatStatus,
 )
 from games.selectors import due_match_ids
-from games.services import finish_match, submit_action
+from games.services import finish_match, queue_bots_after_commit, submit_action
 
 
 def wake_match(match_id: int, now=None) -> str:
@@ -38,11 +38,14 @@ def wake_match(match_id: int, now=None) -> str:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        seats = list(
+        # Sorted here rather than by the database: the ORDER BY costs more to
+        # build than sorting a few seats, and only the match row is locked.
+        seats = sorted(
             Seat.objects.select_related("match", "user__profile")
             .select_for_update(skip_locked=True, no_key=True, of=("match",))
             .filter(match_id=match_id, match__status=MatchStatus.ACTIVE, match__wake_at__lte=now)
-            .order_by("index")
+            .order_by(),
+            key=lambda seat: seat.index,
         )
         if not seats:
             return "skipped"
@@ -50,7 +53,8 @@ def wake_match(match_id: int, now=None) -> str:
         for seat in seats:
             seat.match = match
         game = registry.get(match.game_key)
-        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
+        # Asked once per version: the move below asks the same (``seats_to_move``).
+        seat = clock.waiting_seat(match, seats, match.seats_to_move(game))
         if seat is None:
             match.wake_at = None
             match.save(update_fields=["wake_at"])
@@ -85,7 +89,20 @@ def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> 
 
 
 def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
-    """The seat missed its deadline: apply the match's timeout policy."""
+    """The seat missed its deadline: apply the match's timeout policy.
+
+    The caller holds the match's lock in its transaction. The notification
+    rows of the timeout and of the move it makes are written together
+    (``notifications.batched``), and the bots are handed the match after
+    them, in the order the move path hands them over."""
+    with notifications.batched(match):
+        moved = _apply_timeout(match, game, seats, seat)
+    if moved:
+        queue_bots_after_commit(match, game, seats)
+
+
+def _apply_timeout(match: Match, game, seats: list[Seat], seat: Seat) -> bool:
+    """Returns whether a move was made (False: the match was lost on time)."""
     if seat.user_id:
         # Under the match's lock, at a version no timeout has been applied
         # at (applying one moves the game on or ends it): the row is new.
@@ -94,7 +111,7 @@ def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> Non
         )
     if clock.loses_on_time(match):
         lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
-        return
+        return False
     seat.strikes += 1
     if seat.strikes >= STRIKES_BEFORE_BOT:
         seat.status = SeatStatus.BOT
@@ -107,8 +124,10 @@ def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> Non
         match.version,
         seat_index=seat.index,
         actor_kind=ActorKind.TIMEOUT,
+        queue_bots=False,
         locked_seats=seats,
     )
+    return True
 
 
 def submit_player_action(match: Match | int, user, action, expected_version: int):

@@ -115,9 +115,13 @@ def knight_values(
         for colour in space:
             values[colour] = C.CASTLE_POINTS[index] if index < len(C.CASTLE_POINTS) else 0.0
     taken = len(castle)
-    for colour, field in board.items():
-        ahead = sum(1 for other in board.values() if other > field)
-        level = sum(1 for other in board.values() if other == field)
+    # Knights on one field share their expectation: work it out once per field.
+    level_at: dict[int, int] = {}
+    for field in board.values():
+        level_at[field] = level_at.get(field, 0) + 1
+    expected_at: dict[int, float] = {}
+    for field, level in level_at.items():
+        ahead = sum(count for other, count in level_at.items() if other > field)
         places = [taken + ahead + offset for offset in range(level)]
         expected = sum(
             C.CASTLE_POINTS[place] if place < len(C.CASTLE_POINTS) else BACKMARKER_VALUE
@@ -125,7 +129,9 @@ def knight_values(
         ) / len(places)
         if field - dragon <= DANGER_DISTANCE:
             expected *= 1 - (LONE_DANGER if level == 1 else GROUP_DANGER)
-        values[colour] = expected
+        expected_at[field] = expected
+    for colour, field in board.items():
+        values[colour] = expected_at[field]
     return values
 
 
