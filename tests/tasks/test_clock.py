@@ -7,11 +7,9 @@ import json
 from datetime import timedelta
 
 import pytest
-import time_machine
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
@@ -27,26 +25,10 @@ from games.models import (
     TimeoutPolicy,
 )
 from tests.conftest import play_one, user_to_move
+from tests.tasks.conftest import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
-START = timezone.datetime(2026, 3, 2, 12, 0, tzinfo=timezone.UTC)
-DAY = timedelta(days=1)
 HOUR = timedelta(hours=1)
-
-
-@pytest.fixture
-def traveller():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
-
-
-def two_player(alice, bob, **kwargs):
-    match = lobby.create_match(
-        user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}, **kwargs
-    )
-    lobby.join_match(user=bob, match=match)
-    match.refresh_from_db()
-    return match
 
 
 def reminders(match):

@@ -6,12 +6,11 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
-import time_machine
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import lobby, notifications, outbox, timeouts
+from games import notifications, outbox, timeouts
 from games.models import (
     ActorKind,
     DeliveryStatus,
@@ -20,30 +19,14 @@ from games.models import (
     NotificationKind,
     TimeoutPolicy,
 )
+from tests.tasks.conftest import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
-START = timezone.datetime(2026, 3, 2, 12, 0, tzinfo=timezone.UTC)
-DAY = timedelta(days=1)
 
 
-@pytest.fixture
-def traveller():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
-
-
-def two_player(alice, bob, **kwargs):
-    match = lobby.create_match(
-        user=alice,
-        game_key="nogi",
-        n_seats=2,
-        options={"first_player": "host"},
-        time_per_move=DAY,
-        **kwargs,
-    )
-    lobby.join_match(user=bob, match=match)
-    match.refresh_from_db()
-    return match
+def sweep_match(alice, bob, **kwargs):
+    """A two-player match with one day a move."""
+    return two_player(alice, bob, time_per_move=DAY, **kwargs)
 
 
 def statements(ctx) -> list[str]:
@@ -68,7 +51,7 @@ def test_a_timed_out_match_takes_six_statements_and_one_notification_write(trave
     players and profiles, the strike, the move's state and its log entry, and
     one statement for both notification rows (alice's "time ran out", bob's
     "your turn"). No savepoint inside the match's transaction."""
-    match = two_player(alice, bob)
+    match = sweep_match(alice, bob)
     traveller.move_to(START + DAY + timedelta(minutes=1))
     with CaptureQueriesContext(connection) as ctx:
         assert timeouts.sweep() == {"timed out": 1}
@@ -91,7 +74,7 @@ def test_a_timed_out_match_takes_six_statements_and_one_notification_write(trave
 
 
 def test_the_timeout_brings_an_unread_row_up_to_date_and_leaves_a_later_one(traveller, alice, bob):
-    match = two_player(alice, bob)
+    match = sweep_match(alice, bob)
     sent_at = timezone.now()
     # Bob's unread "your turn" of an earlier turn, already emailed: the new
     # turn's notice takes its place, with a new delivery.
@@ -138,7 +121,7 @@ def test_a_batch_writes_what_queue_writes_one_by_one(alice, bob):
     same rows and hand over the same rows in the same order."""
     results = []
     for batch in (False, True):
-        match = two_player(alice, bob)
+        match = sweep_match(alice, bob)
         Notification.objects.filter(match=match).delete()
         Notification.objects.create(
             user=alice, match=match, kind=NotificationKind.YOUR_TURN, version=3
@@ -177,7 +160,7 @@ def test_a_batch_writes_what_queue_writes_one_by_one(alice, bob):
 
 def test_the_rows_are_handed_over_in_the_order_of_their_events(traveller, alice, bob):
     """As one by one: the timed-out player's notice, then the next player's turn."""
-    match = two_player(alice, bob)
+    match = sweep_match(alice, bob)
     traveller.move_to(START + DAY + timedelta(minutes=1))
     with mock.patch.object(outbox, "hand_over_after_commit") as hand_over:
         assert timeouts.sweep() == {"timed out": 1}
@@ -189,7 +172,7 @@ def test_the_rows_are_handed_over_in_the_order_of_their_events(traveller, alice,
 
 
 def test_nothing_is_written_when_the_batch_fails(alice, bob):
-    match = two_player(alice, bob)
+    match = sweep_match(alice, bob)
     before = rows(match)
     with pytest.raises(RuntimeError), transaction.atomic(), notifications.batched(match):
         notifications.queue(alice, match, NotificationKind.TIMED_OUT, surely_new=True)
@@ -198,7 +181,7 @@ def test_nothing_is_written_when_the_batch_fails(alice, bob):
 
 
 def test_a_loss_on_time_writes_the_same_rows(traveller, alice, bob):
-    match = two_player(alice, bob, timeout_policy=TimeoutPolicy.LOSS)
+    match = sweep_match(alice, bob, timeout_policy=TimeoutPolicy.LOSS)
     traveller.move_to(START + DAY + timedelta(minutes=1))
     assert timeouts.sweep() == {"timed out": 1}
     assert timeouts.sweep() == {}, "handled once"
