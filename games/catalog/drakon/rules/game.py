@@ -69,6 +69,46 @@ def classic_options() -> list[Option]:
     ]
 
 
+def later_options() -> list[Option]:
+    """The later edition's optional rules: Heroes!, Escape, Short game, Team play."""
+    return [
+        Option(
+            key="heroes",
+            label=_("Heroes!"),
+            choices=BOOL_CHOICES,
+            default=False,
+            help=_("Each hero has a once-per-game ability; heroes are chosen in turn order."),
+        ),
+        Option(
+            key="escape",
+            label=_("Escape from Drakon's lair"),
+            choices=BOOL_CHOICES,
+            default=False,
+            help=_(
+                "Win by entering an Escape or Portal chamber with 8 gold or more "
+                "(16 for a team). Cannot be combined with Short game."
+            ),
+        ),
+        Option(
+            key="short_game",
+            label=_("Short game"),
+            choices=BOOL_CHOICES,
+            default=False,
+            help=_("7 gold wins (14 for a team)."),
+        ),
+        Option(
+            key="team_play",
+            label=_("Team play"),
+            choices=BOOL_CHOICES,
+            default=False,
+            help=_(
+                "4 or 6 players in teams of two sharing their coins: seats 1 and 3 "
+                "against 2 and 4, or 1+4, 2+5, 3+6. A team needs 20 gold."
+            ),
+        ),
+    ]
+
+
 class DrakonGame(Game):
     """The Drakon game object: see ``games.engine.base.Game`` for the contract.
 
@@ -93,44 +133,7 @@ class DrakonGame(Game):
         self.title = title
         self.min_players = self.edition.min_players
         self.max_players = self.edition.max_players
-        self.options = [
-            Option(
-                key="heroes",
-                label=_("Heroes!"),
-                choices=BOOL_CHOICES,
-                default=False,
-                help=_("Each hero has a once-per-game ability; heroes are chosen in turn order."),
-            ),
-            Option(
-                key="escape",
-                label=_("Escape from Drakon's lair"),
-                choices=BOOL_CHOICES,
-                default=False,
-                help=_(
-                    "Win by entering an Escape or Portal chamber with 8 gold or more "
-                    "(16 for a team). Cannot be combined with Short game."
-                ),
-            ),
-            Option(
-                key="short_game",
-                label=_("Short game"),
-                choices=BOOL_CHOICES,
-                default=False,
-                help=_("7 gold wins (14 for a team)."),
-            ),
-            Option(
-                key="team_play",
-                label=_("Team play"),
-                choices=BOOL_CHOICES,
-                default=False,
-                help=_(
-                    "4 or 6 players in teams of two sharing their coins: seats 1 and 3 "
-                    "against 2 and 4, or 1+4, 2+5, 3+6. A team needs 20 gold."
-                ),
-            ),
-        ]
-        if self.edition.key == "1e":
-            self.options = classic_options()
+        self.options = classic_options() if edition == "1e" else later_options()
 
     # Setup ----------------------------------------------------------------------------------
 
