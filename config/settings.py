@@ -346,6 +346,9 @@ SMOKI = {
     "STUCK_AFTER_SECONDS": env.int("SMOKI_STUCK_AFTER_SECONDS", default=900),
     # After a failed hand-over, a process leaves work to the relay this long.
     "BROKER_PAUSE_SECONDS": env.int("SMOKI_BROKER_PAUSE_SECONDS", default=30),
+    # The sweep wakes this many due matches itself and hands each further
+    # batch to another worker (games.timeouts.sweep).
+    "SWEEP_BATCH": env.int("SMOKI_SWEEP_BATCH", default=100),
 }
 
 LOGGING = {

@@ -24,8 +24,22 @@ def play_bot_turns(match_id: int) -> int:
 
 @shared_task(acks_late=True)
 def sweep_deadlines() -> dict:
-    """Every minute (beat): reminders and timeouts for the matches due now."""
-    return timeouts.sweep()
+    """Every minute (beat): reminders and timeouts for the matches due now.
+
+    A backlog is shared out: batches after the first go to ``wake_matches``
+    on whichever workers are free."""
+    return timeouts.sweep(share=_share_wakes)
+
+
+def _share_wakes(match_ids: list[int]) -> bool:
+    return outbox.hand_over("games.tasks.wake_matches", match_ids)
+
+
+@shared_task(acks_late=True)
+def wake_matches(match_ids: list[int]) -> dict:
+    """A batch of the sweep's due matches (see ``timeouts.sweep``); safe to rerun:
+    a match already woken is no longer due and is skipped."""
+    return timeouts.wake_matches(match_ids)
 
 
 @shared_task(acks_late=True)

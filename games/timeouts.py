@@ -10,6 +10,7 @@ also used when a moderator deactivates a player).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -150,11 +151,34 @@ def submit_player_action(match: Match | int, user, action, expected_version: int
     return submit_action(match, user, action, expected_version)
 
 
-def sweep(now=None, limit: int = 1000) -> dict[str, int]:
-    """One pass of the beat's minute sweep. Returns counts by outcome."""
+def sweep(now=None, limit: int = 1000, share=None, batch: int | None = None) -> dict[str, int]:
+    """One pass of the beat's minute sweep. Returns counts by outcome.
+
+    With ``share`` (the beat's task passes one that queues ``wake_matches``),
+    the due matches after the first ``batch`` are handed to other workers in
+    batches, so a backlog (the workers were down, a thousand deadlines fell
+    due together) drains on every worker at once instead of on this one. A
+    batch the broker does not take is woken here. Two sweepers can never do
+    a match twice: each match is taken with ``SKIP LOCKED`` and its deadline
+    checked again under the lock.
+    """
+    now = now or timezone.now()
+    due = due_match_ids(now, limit)
+    if share is None:
+        return wake_matches(due, now)
+    batch = batch or settings.SMOKI["SWEEP_BATCH"]
+    mine = due[:batch]
+    for start in range(batch, len(due), batch):
+        if not share(due[start : start + batch]):
+            mine += due[start : start + batch]
+    return wake_matches(mine, now)
+
+
+def wake_matches(match_ids: list[int], now=None) -> dict[str, int]:
+    """Wake each match in turn (``wake_match``). Returns counts by outcome."""
     now = now or timezone.now()
     outcomes: dict[str, int] = {}
-    for match_id in due_match_ids(now, limit):
+    for match_id in match_ids:
         outcome = wake_match(match_id, now)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return outcomes

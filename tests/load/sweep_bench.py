@@ -11,6 +11,12 @@
    makes their deadlines pass, and times one sweep that handles all 1,000
    (a reminder and a timeout each: a bot move through submit_action, a
    strike and the notification rows), then checks every match moved once.
+4. With SWEEP_WORKERS (default 2) and a Redis CELERY_BROKER_URL (default
+   redis://127.0.0.1:6379/7, emptied first): 1,000 more such matches, a real
+   Celery worker with that many processes, and the beat's task
+   ``sweep_deadlines`` sent to it; timed from the send until every match has
+   had its timeout move. The sweep wakes the first batch and hands the rest
+   to ``wake_matches`` on the worker's other processes.
 
 Everything it creates carries a run id; the tables are emptied at the start.
 """
@@ -28,6 +34,8 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_sweep"
 NOT_DUE = int(os.environ.get("SWEEP_IDLE", "100000"))  # idle matches inserted first
 DUE = 1_000
+WORKERS = int(os.environ.get("SWEEP_WORKERS", "2"))  # 0: no shared sweep
+DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/7"
 
 
 def main() -> int:
@@ -37,6 +45,8 @@ def main() -> int:
     url = os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "false")
+    if WORKERS:
+        os.environ.setdefault("CELERY_BROKER_URL", DEFAULT_BROKER_URL)
     ensure_database(url)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, check=True
@@ -105,15 +115,20 @@ def main() -> int:
 
     ann, _ = User.objects.get_or_create(username="sweep-ann", defaults={"email": "a@example.com"})
     ben, _ = User.objects.get_or_create(username="sweep-ben", defaults={"email": "b@example.com"})
-    t0 = time.perf_counter()
-    due = []
-    for _ in range(DUE):
-        match = lobby.create_match(
-            user=ann, game_key="nogi", n_seats=2, time_per_move=timedelta(hours=12)
-        )
-        lobby.join_match(user=ben, match=match)
-        due.append(match.pk)
-    print(f"created {DUE:,} real matches ({time.perf_counter() - t0:.1f} s)")
+
+    def create_due():
+        t0 = time.perf_counter()
+        due = []
+        for _ in range(DUE):
+            match = lobby.create_match(
+                user=ann, game_key="nogi", n_seats=2, time_per_move=timedelta(hours=12)
+            )
+            lobby.join_match(user=ben, match=match)
+            due.append(match.pk)
+        print(f"created {DUE:,} real matches ({time.perf_counter() - t0:.1f} s)")
+        return due
+
+    due = create_due()
     later = timezone.now() + timedelta(hours=13)
     print(f"load average before the sweep: {os.getloadavg()[0]:.1f}")
     t0, cpu0 = time.perf_counter(), time.process_time()
@@ -128,7 +143,56 @@ def main() -> int:
     assert outcome == {"timed out": DUE}, outcome
     assert Move.objects.filter(match_id__in=due, seq__gte=1).count() == DUE  # after the opening
     print(f"notifications written: {Notification.objects.filter(match_id__in=due).count():,}")
+    if WORKERS:
+        if not os.environ["CELERY_BROKER_URL"].startswith("redis://"):
+            print("shared sweep skipped: it needs a Redis CELERY_BROKER_URL")
+            return 0
+        shared_sweep(create_due())
     return 0
+
+
+def shared_sweep(due: list[int]) -> None:
+    """Step 4: the beat's task on a real Celery worker with WORKERS processes."""
+    import redis
+    from django.db import connections
+    from django.utils import timezone
+
+    from games.models import Match, Move
+    from games.tasks import sweep_deadlines
+
+    redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
+    past = timezone.now() - timedelta(minutes=1)
+    Match.objects.filter(pk__in=due).update(deadline=past, wake_at=past)
+    connections.close_all()
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "celery",
+         f"--concurrency={WORKERS}", "--loglevel=WARNING", "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        cwd=BASE_DIR,
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        from config.celery import app
+
+        while not app.control.ping(timeout=0.5):
+            time.sleep(0.2)
+        print(f"load average before the shared sweep: {os.getloadavg()[0]:.1f}")
+        t0 = time.perf_counter()
+        sweep_deadlines.delay()
+        moved = 0
+        while moved < DUE and time.perf_counter() - t0 < 300:
+            time.sleep(0.05)
+            moved = Move.objects.filter(match_id__in=due, seq=1).count()
+        elapsed = time.perf_counter() - t0
+    finally:
+        worker.terminate()
+        worker.wait(30)
+    print(
+        f"one sweep handling {DUE:,} due deadlines, shared by a Celery worker with {WORKERS} "
+        f"processes: {elapsed:.2f} s ({elapsed / DUE * 1000:.1f} ms per match)"
+    )
+    assert moved == DUE, f"{moved} of {DUE} matches moved"
+    assert Move.objects.filter(match_id__in=due, seq__gt=1).count() == 0, "one move each"
 
 
 if __name__ == "__main__":

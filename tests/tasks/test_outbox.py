@@ -74,7 +74,13 @@ def test_deliveries_have_their_own_queue():
     route = app.amqp.router.route
     for name in ["deliver_notification", "send_digest", "send_daily_digests"]:
         assert route({}, f"games.tasks.{name}")["queue"].name == "mail", name
-    for name in ["sweep_deadlines", "relay_outbox", "play_bot_turns", "release_stuck_claims"]:
+    for name in [
+        "sweep_deadlines",
+        "wake_matches",
+        "relay_outbox",
+        "play_bot_turns",
+        "release_stuck_claims",
+    ]:
         assert route({}, f"games.tasks.{name}")["queue"].name == "celery", name
 
 

@@ -77,6 +77,20 @@ def test_two_sweepers_at_once_never_act_twice():
         assert match.version == 1
 
 
+def test_workers_given_the_same_batch_at_once_act_once_on_each_match():
+    """A batch handed over twice (the next minute's sweep, a redelivery) may
+    run on two workers at the same time, from either end."""
+    ids = [match.pk for match in _due_matches(20)]
+    results = _run_together(
+        lambda: timeouts.wake_matches(ids), lambda: timeouts.wake_matches(ids[::-1])
+    )
+    assert all(isinstance(r, dict) for r in results), results
+    assert sum(r.get("timed out", 0) for r in results) == 20
+    assert sum(r.get("skipped", 0) for r in results) == 20
+    assert Move.objects.filter(match_id__in=ids, seq=1).count() == 20
+    assert not Move.objects.filter(match_id__in=ids, seq__gt=1).exists()
+
+
 def test_a_move_racing_the_sweep_is_applied_exactly_once():
     """Late, the player's move goes through the move path, which applies the
     expired clock first: whoever gets the row, the timeout is applied once
