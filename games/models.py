@@ -60,7 +60,7 @@ STRIKES_BEFORE_BOT = 3
 
 
 class Match(models.Model):
-    game_key = models.CharField(max_length=32, db_index=True)
+    game_key = models.CharField(max_length=32)
     rules_version = models.PositiveIntegerField()
     options = models.JSONField(default=dict)
     n_seats = models.PositiveSmallIntegerField()
@@ -70,9 +70,7 @@ class Match(models.Model):
     seed_hash = models.CharField(max_length=64)
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
-    status = models.CharField(
-        max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
-    )
+    status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.OPEN)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -105,7 +103,7 @@ class Match(models.Model):
     # relay hands the match to a worker again if it is still set a short while
     # later (the broker may have lost the first hand-over).
     bots_due_at = models.DateTimeField(null=True, blank=True)
-    invite_token = models.CharField(max_length=32, unique=True)
+    invite_token = models.CharField(max_length=32)
     result = models.JSONField(null=True, blank=True)
     # A player's request to take back their last move: {"seat", "seq", "agreed": [seats]}.
     undo_request = models.JSONField(null=True, blank=True)
@@ -124,13 +122,17 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         permissions = [("moderate_match", "Can take moderator actions on matches")]
+        # Every move and timeout changes indexed columns (the deadline, wake_at,
+        # waiting_on), so PostgreSQL writes an entry in every index of this
+        # table each time: only indexes a query uses are kept. The status and
+        # the invite token are declared here rather than with db_index/unique,
+        # which would add a second, LIKE-only (varchar_pattern_ops) copy of
+        # each; the game key, a handful of values, is not indexed.
+        constraints = [
+            models.UniqueConstraint(fields=["invite_token"], name="match_invite_token_unique"),
+        ]
         indexes = [
-            # The clock's sweep only ever looks at active matches with a deadline.
-            models.Index(
-                fields=["deadline"],
-                name="match_active_deadline",
-                condition=Q(status="active", deadline__isnull=False),
-            ),
+            models.Index(fields=["status"], name="match_status"),
             models.Index(
                 fields=["wake_at"],
                 name="match_active_wake_at",

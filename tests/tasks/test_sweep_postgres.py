@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from games import errors, lobby, selectors, services, timeouts
@@ -169,3 +169,36 @@ def test_the_due_query_uses_the_partial_index():
     print(plan)
     assert "match_active_wake_at" in plan
     assert selectors.due_match_ids(now) == []
+
+
+def test_the_match_table_keeps_only_the_indexes_its_queries_use():
+    """Each move and timeout writes an entry in every index of the match table
+    (it changes indexed columns), so an index nobody reads is a cost on every
+    move: no LIKE-only copies, no index on the game key or the bare deadline."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'games_match'")
+        names = {row[0] for row in cursor.fetchall()}
+    foreign_keys = {name for name in names if name.startswith("games_match_") and "_id_" in name}
+    assert {f.split("_id_")[0] for f in foreign_keys} == {
+        "games_match_created_by",
+        "games_match_waiting_on",
+        "games_match_rematch_of",
+    }
+    assert names - foreign_keys == {
+        "games_match_pkey",
+        "match_invite_token_unique",
+        "match_status",
+        "match_active_wake_at",
+        "match_bots_due",
+        "match_waiting_on_deadline",
+    }
+    with pytest.raises(IntegrityError), transaction.atomic():
+        owner = get_user_model().objects.create_user("token-owner")
+        for _ in range(2):
+            Match.objects.create(
+                game_key="nogi",
+                rules_version=1,
+                n_seats=2,
+                invite_token="same",
+                created_by=owner,
+            )
