@@ -2,7 +2,9 @@
  * - tells the site whether this is a touch screen (moves then ask to confirm, by default);
  * - after each step of a move, puts the keyboard focus on the match panel;
  * - shows "your turn" in the tab title and the icon, and says it in a live region;
- * - guesses the browser's time zone on the profile form when it is still UTC.
+ * - guesses the browser's time zone on the profile form when it is still UTC;
+ * - on a phone, lets the sticky "Your move" box fold down to its heading, so the
+ *   whole board can be seen; the choice lasts for the tab (sessionStorage).
  */
 (function () {
   "use strict";
@@ -29,8 +31,30 @@
     }
   }
 
+  var FOLDED = "smoki-choices-folded";
+  function folded() {
+    try { return window.sessionStorage.getItem(FOLDED) === "1"; } catch (e) { return false; }
+  }
+  function showChoices() {
+    var box = document.getElementById("choices");
+    var toggle = box && box.querySelector(".choices-toggle");
+    if (!toggle) { return; }
+    var fold = folded();
+    box.classList.toggle("collapsed", fold);
+    toggle.hidden = false;
+    toggle.setAttribute("aria-expanded", fold ? "false" : "true");
+    toggle.textContent = fold ? toggle.dataset.show : toggle.dataset.hide;
+  }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest(".choices-toggle");
+    if (!toggle) { return; }
+    try { window.sessionStorage.setItem(FOLDED, folded() ? "0" : "1"); } catch (e) { return; }
+    showChoices();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     showTurn(false);
+    showChoices();
     var zone = document.querySelector("select[name=timezone]");
     if (zone && zone.value === "UTC" && window.Intl) {
       var guess = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -44,6 +68,7 @@
     var fromPoll = event.detail && event.detail.requestConfig &&
       event.detail.requestConfig.elt && event.detail.requestConfig.elt.classList.contains("poller");
     showTurn(true);
+    showChoices();
     if (!fromPoll) {
       // The first that exists, in this order: the next choices, a refusal, the end, the title.
       var target = ["#choices h2", ".error", ".final-banner h2", "h1"]

@@ -10,8 +10,11 @@ test-results/.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.templatetags.static import static
+from playwright.sync_api import expect
 
 from games import lobby, presenters
 from games.engine import registry
@@ -92,4 +95,53 @@ def test_a_grown_drakon_labyrinth_keeps_its_pieces_24_px_on_a_phone(live_server,
     assert box.evaluate("b => b.scrollWidth > b.clientWidth")
     person.page.locator("#match-panel .drakon-board .zoom-label").click()
     assert box.evaluate("b => b.scrollWidth <= b.clientWidth")
+    person.assert_clean()
+
+
+def test_the_move_box_folds_away_to_show_the_whole_board_on_a_phone(live_server, window):
+    """The "Your move" box sticks to the bottom of a phone's screen over the board;
+    its toggle folds it down to its heading and back, the choice survives the
+    panel's next swap and a reload, and a desktop (no sticky box) never shows it."""
+    user = make_player("fold-phone")
+    match = lobby.create_match(
+        user=user, game_key="nogi", n_seats=2, options={"first_player": "host"}
+    )
+    lobby.fill_with_bots(user=user, match=match)
+    person = window("player")
+    log_in(person.page, live_server.url, user.username)
+    page = person.page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    page.wait_for_load_state("networkidle")
+    box, toggle = page.locator("#choices"), page.locator("#choices .choices-toggle")
+    buttons = page.locator("#choices .choice-buttons")
+    assert toggle.is_visible() and buttons.is_visible()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    open_height = box.bounding_box()["height"]
+
+    toggle.click()
+    assert not buttons.is_visible()
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.inner_text() == "Show"
+    folded_height = box.bounding_box()["height"]
+    assert folded_height < 70 and folded_height < open_height / 2, (folded_height, open_height)
+    person.screenshot("move-box-folded-phone")
+
+    # The panel's next swap (the first step of a move) keeps it folded, and so does a reload.
+    page.locator("#match-panel .board-choice:not(.final)").first.click()
+    expect(page.locator("#choices h2")).to_contain_text("›")
+    expect(page.locator("#choices")).to_have_class(re.compile(r"\bcollapsed\b"))
+    assert not page.locator("#choices .choice-buttons").is_visible()
+    page.reload()
+    page.wait_for_load_state("networkidle")
+    assert not page.locator("#choices .choice-buttons").is_visible()
+
+    page.locator("#choices .choices-toggle").click()
+    assert page.locator("#choices .choice-buttons").is_visible()
+    assert page.locator("#choices .choices-toggle").get_attribute("aria-expanded") == "true"
+
+    page.locator("#choices .choices-toggle").click()  # folded again, then a desktop
+    page.set_viewport_size(DESKTOP)
+    assert not page.locator("#choices .choices-toggle").is_visible()
+    assert page.locator("#choices .choice-buttons").is_visible(), "a desktop never folds it"
     person.assert_clean()
