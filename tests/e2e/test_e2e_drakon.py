@@ -23,8 +23,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.catalog.drakon import presenter as drakon_presenter
 from games.catalog.drakon.rules import MASKS, tiles_of
-from games.engine import registry
 from games.models import Match, MatchStatus, Move
+from tests.e2e import drakon_helpers
+from tests.e2e.drakon_helpers import Planner, attributes, board, is_final, room_of
 from tests.e2e.helpers import POLL_MS, log_in, make_player, new_match, version_of, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -67,17 +68,12 @@ ASKS_WHEN_ENTERED = {
     "steal_tile",
     "swap",
 }
-STEPS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-
-GAME = registry.get("drakon")
+PLAN = Planner("drakon", ASKS_WHEN_PLACED, ASKS_WHEN_ENTERED)
+GAME, legal, plan_placement, plan_move = PLAN.game, PLAN.legal, PLAN.plan_placement, PLAN.plan_move
 ARROW_COUNT = {pattern: len(drakon_presenter.pattern_arrows(pattern, 0)) for pattern in MASKS}
 
 
 # -- Reading the database ------------------------------------------------------------------------
-
-
-def room_of(state: dict, tile: int) -> str:
-    return tiles_of(state)[tile][0]
 
 
 def has_rotation_step(state: dict, tile: int) -> bool:
@@ -92,76 +88,12 @@ def decision(match: Match) -> dict | None:
     return None if state["over"] else state["pending"][-1]
 
 
-def legal(match: Match, seat: int) -> list[dict]:
-    return GAME.legal_actions(match.state, seat)
-
-
-def cells_reached(state: dict, seat: int) -> set[str]:
-    """Cells an arrow of the seat's hero's room points at: a room placed there opens a move."""
-    at = state["heroes"][seat]
-    x, y = (int(v) for v in at.split(","))
-    tile, rot = state["board"][at]
-    pattern = tiles_of(state)[tile][1]
-    arrows = drakon_presenter.pattern_arrows(pattern, rot)
-    return {f"{x + STEPS[a][0]},{y + STEPS[a][1]}" for a in arrows}
-
-
-def plan_placement(match: Match, seat: int) -> tuple[int, str]:
-    """A (tile, cell) to place: a room that asks nothing if possible, where it opens a move."""
-    state = match.state
-    places = [a for a in legal(match, seat) if a["type"] == "place"]
-    assert places, "no placement is legal"
-    hand = state["hands"][seat]
-    quiet = [t for t in hand if room_of(state, t) not in ASKS_WHEN_PLACED]
-    wanted = cells_reached(state, seat)
-    for tiles in (quiet, hand):
-        for tile in tiles:
-            cells = [a["at"] for a in places if a["tile"] == tile]
-            good = [cell for cell in cells if cell in wanted]
-            if good:
-                return tile, good[0]
-    tile = (quiet or hand)[0]
-    return tile, next(a["at"] for a in places if a["tile"] == tile)
-
-
-def plan_move(match: Match, seat: int) -> str | None:
-    """A destination for the seat's hero, preferring a room that asks nothing."""
-    state = match.state
-    targets = [a["to"] for a in legal(match, seat) if a["type"] == "move" and not a.get("power")]
-    if not targets:
-        return None
-    quiet = [
-        to
-        for to in targets
-        if room_of(state, state["board"][to][0]) not in ASKS_WHEN_ENTERED and to != state["drakon"]
-    ]
-    return (quiet or targets)[0]
-
-
 # -- The match page -----------------------------------------------------------------------------
 
 
-def board(page: Page) -> Locator:
-    return page.locator("#match-panel figure.drakon-board svg.labyrinth")
-
-
-def is_final(element: Locator) -> bool:
-    """A click that posts the move (a button of a form, or a board link with hx-post)."""
-    return (
-        element.evaluate("e => e.tagName.toLowerCase()") == "button"
-        or element.get_attribute("hx-post") is not None
-    )
-
-
 def click_deeper(page: Page, element: Locator) -> str:
-    """Click a step that leads one level deeper (an htmx GET); wait for that level."""
-    path = element.get_attribute("data-path")
-    assert not is_final(element), f"{path} was expected to lead deeper"
-    element.click()
-    # Every choice of the deeper level extends the path clicked, and "Back" appears.
-    expect(page.locator(f'#choices [data-path^="{path}."]').first).to_be_visible()
-    expect(page.locator("#choices a.choice.back")).to_be_visible()
-    return path
+    """A step one level deeper; "Back" shows with it (see ``drakon_helpers.click_deeper``)."""
+    return drakon_helpers.click_deeper(page, element, back=True)
 
 
 def place_by_board(page: Page, match: Match, seat: int, tile: int, cell: str) -> tuple[str, int]:
@@ -215,10 +147,6 @@ def place_by_board(page: Page, match: Match, seat: int, tile: int, cell: str) ->
     assert is_final(choice)
     choice.click()
     return path, int(path.rsplit("-", 1)[1])
-
-
-def attributes(locator: Locator, name: str) -> list[str]:
-    return locator.evaluate_all(f"els => els.map(e => e.getAttribute({name!r}))")
 
 
 def answer_by_clicks(page: Page) -> str:

@@ -15,13 +15,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.catalog.drakon import components as C
 from games.catalog.drakon import presenter as drakon_presenter
 from games.catalog.drakon.rules import MASKS, tiles_of
-from games.engine import registry
 from games.models import Match, MatchStatus, Move
+from tests.e2e.drakon_helpers import (
+    Planner,
+    attributes,
+    board,
+    click_deeper,
+    is_final,
+    room_of,
+)
 from tests.e2e.helpers import POLL_MS, log_in, make_player, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,74 +38,8 @@ TURNS = 20  # at most this many decisions played through the pages: the deal is
 # random, so a hero may need a few placements before a room it can enter is open
 ASKS_WHEN_PLACED = {"drakon_moves"}
 ASKS_WHEN_ENTERED = {"destroy", "drakon_moves", "mind_orb", "rotate", "map", "shift", "start"}
-STEPS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-
-GAME = registry.get("drakon_classic")
-
-
-def room_of(state: dict, tile: int) -> str:
-    return tiles_of(state)[tile][0]
-
-
-def legal(match: Match, seat: int) -> list[dict]:
-    return GAME.legal_actions(match.state, seat)
-
-
-def attributes(locator: Locator, name: str) -> list[str]:
-    return locator.evaluate_all(f"els => els.map(e => e.getAttribute({name!r}))")
-
-
-def board(page: Page) -> Locator:
-    return page.locator("#match-panel figure.drakon-board svg.labyrinth")
-
-
-def is_final(element: Locator) -> bool:
-    return (
-        element.evaluate("e => e.tagName.toLowerCase()") == "button"
-        or element.get_attribute("hx-post") is not None
-    )
-
-
-def click_deeper(page: Page, element: Locator) -> None:
-    path = element.get_attribute("data-path")
-    assert not is_final(element), f"{path} was expected to lead deeper"
-    element.click()
-    expect(page.locator(f'#choices [data-path^="{path}."]').first).to_be_visible()
-
-
-def cells_reached(state: dict, seat: int) -> set[str]:
-    at = state["heroes"][seat]
-    x, y = (int(v) for v in at.split(","))
-    tile, rot = state["board"][at]
-    arrows = drakon_presenter.pattern_arrows(tiles_of(state)[tile][1], rot)
-    return {f"{x + STEPS[a][0]},{y + STEPS[a][1]}" for a in arrows}
-
-
-def plan_placement(match: Match, seat: int) -> tuple[int, str]:
-    """A quiet tile where an arrow of the hero's room points, if there is one."""
-    state = match.state
-    places = [a for a in legal(match, seat) if a["type"] == "place"]
-    hand = state["hands"][seat]
-    quiet = [t for t in hand if room_of(state, t) not in ASKS_WHEN_PLACED]
-    wanted = cells_reached(state, seat)
-    for tiles in (quiet, hand):
-        for tile in tiles:
-            good = [a["at"] for a in places if a["tile"] == tile and a["at"] in wanted]
-            if good:
-                return tile, good[0]
-    tile = (quiet or hand)[0]
-    return tile, next(a["at"] for a in places if a["tile"] == tile)
-
-
-def plan_move(match: Match, seat: int) -> str | None:
-    state = match.state
-    targets = [a["to"] for a in legal(match, seat) if a["type"] == "move" and not a.get("power")]
-    quiet = [
-        to
-        for to in targets
-        if room_of(state, state["board"][to][0]) not in ASKS_WHEN_ENTERED and to != state["drakon"]
-    ]
-    return (quiet or targets or [None])[0]
+PLAN = Planner("drakon_classic", ASKS_WHEN_PLACED, ASKS_WHEN_ENTERED)
+GAME, legal, plan_placement, plan_move = PLAN.game, PLAN.legal, PLAN.plan_placement, PLAN.plan_move
 
 
 def place_by_board(page: Page, match: Match, seat: int, tile: int, cell: str) -> int:
