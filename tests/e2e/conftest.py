@@ -7,11 +7,13 @@ is missing (and in CI, where ``SMOKI_STRICT=1``, a skip counts as a failure).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
+from django.test.testcases import LiveServerThread
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,6 +34,33 @@ STEP_MS = 10_000  # a click and its htmx swap on the local live server
 # Assertions wait as long as actions do (Playwright's default for expect is 5 s);
 # the tests pass a longer timeout where they wait for the poll.
 expect.set_options(timeout=STEP_MS)
+
+
+class _OneRequestAtATime(LiveServerThread.server_class):
+    """The live server with the in-memory SQLite test database.
+
+    pytest-django hands the test's in-memory connection to the live server,
+    and every request thread then uses that one connection: two requests at
+    once (a player's poll while the other player's move is posted) ran their
+    statements inside each other's transactions, or failed with "database
+    table is locked" and answered 500. Here the application serves one
+    request at a time. On PostgreSQL each thread has its own connection and
+    the server stays fully threaded, as in production; a file-based SQLite
+    database (``make run``) has a connection per thread and waits for locks.
+    """
+
+    def set_app(self, application):
+        lock = threading.Lock()
+
+        def one_at_a_time(environ, start_response):
+            with lock:
+                return application(environ, start_response)
+
+        super().set_app(one_at_a_time)
+
+
+if connection.vendor == "sqlite":
+    LiveServerThread.server_class = _OneRequestAtATime
 
 
 @pytest.fixture
