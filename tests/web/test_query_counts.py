@@ -30,15 +30,16 @@ from games.models import Match, MatchStatus, Move
 pytestmark = pytest.mark.django_db
 
 LONG_GAME = 64  # moves played before the second measurement (the log tail shows 30)
-# The targets of issue 15, measured on SQLite and PostgreSQL alike: 8, 5, 6
-# and 1 queries today (18, 12, 10 and 1 before the move stopped re-reading
-# the match and its seats, sessions and preferences came from the cache and
-# the page read its match, seats, next match and unread count in one query).
+# Measured on SQLite and PostgreSQL alike: 7, 5, 6 and 1 queries today,
+# under issue 15's targets of 8, 6, 6 and 2 (18, 12, 10 and 1 before the move
+# stopped re-reading the match and its seats, sessions and preferences came
+# from the cache, the page read its match, seats, next match and unread count
+# in one query, and the move wrote its "your turn" rows in one upsert).
 # The SAVEPOINT statements of a move's transaction exist only inside the
 # test's own transaction, so they are left out; in production they are the
 # transaction's BEGIN and COMMIT (PostgreSQL logs them too), which carry no
 # data and are not counted either.
-MAX_QUERIES = {"move-htmx": 8, "move-plain": 6, "page": 6, "poll-204": 2}
+MAX_QUERIES = {"move-htmx": 7, "move-plain": 5, "page": 6, "poll-204": 2}
 OTHER_MATCHES = 6  # matches the player has elsewhere, for the second measurement
 
 
