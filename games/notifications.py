@@ -480,7 +480,15 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
         )
         text = render_to_string("emails/notification.txt", context)
         html = render_to_string("emails/notification.html", context)
-    return make_message(user, context["subject"], text, html, unsubscribe, row.pk)
+    return make_message(user, context["subject"], text, html, unsubscribe, email_ref(row))
+
+
+def email_ref(row: Notification) -> str:
+    """What one email is about: the row, and the version and tag it was brought
+    up to. The unread row of a (user, match, kind) is sent again for each new
+    turn or later reminder, each a different email; the same ref twice is the
+    same email twice (the ``X-Smoki-Ref`` header the fault run counts by)."""
+    return f"{row.pk}-v{row.version}" + (f"-{row.tag}" if row.tag else "")
 
 
 def make_message(user, subject, text, html, unsubscribe_url, ref) -> EmailMultiAlternatives:

@@ -448,7 +448,7 @@ def wait_drained(seconds: float) -> bool:
 
 
 def check(games, bot_matches, overdue, stats, inbox, figures, failures) -> None:
-    from games import verification
+    from games import notifications, verification
     from games.models import Match, Move, Notification
 
     matches = Match.objects.exclude(status="open")
@@ -487,15 +487,17 @@ def check(games, bot_matches, overdue, stats, inbox, figures, failures) -> None:
     ).count()
     if skipped_silently:
         failures.append(f"{skipped_silently} rows skipped after an attempt with no reason")
+    # A row's ref names the turn (version, tag) its email is about: the email
+    # of the turn a sent row was last brought up to must have arrived.
     received = {ref.split(":")[0] for ref in inbox.refs}
-    sent = Notification.objects.filter(status="sent").values_list("pk", flat=True)
-    missing = [pk for pk in sent if str(pk) not in received]
+    sent = Notification.objects.filter(status="sent")
+    missing = [row.pk for row in sent if notifications.email_ref(row) not in received]
     if missing:
         failures.append(f"{len(missing)} rows marked sent but never received: {missing[:10]}")
     failed = Notification.objects.filter(status="failed")
     figures.append(
-        f"failed (shown to moderators): {failed.count()},"
-        f" of which received anyway: {sum(1 for pk in failed.values_list('pk', flat=True) if str(pk) in received)}"
+        f"failed (shown to moderators): {failed.count()}, of which received anyway:"
+        f" {sum(1 for row in failed if notifications.email_ref(row) in received)}"
     )
     for pk, _players in overdue:
         timeouts = Move.objects.filter(match_id=pk, actor_kind="timeout").count()

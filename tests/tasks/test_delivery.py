@@ -189,3 +189,19 @@ def test_an_invitation_is_notified_once(alice, bob, django_capture_on_commit_cal
         lobby.invite_user(user=alice, match=match, username="bob")
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]
     assert "invites you" in mail.outbox[0].subject
+
+
+def test_each_email_a_row_sends_names_the_turn_it_is_about(pending, alice):
+    """The unread row is sent again for a later turn (a new email, a new
+    ``X-Smoki-Ref``); the same turn sent twice would carry the same ref."""
+    assert notifications.deliver(pending.pk) == DeliveryStatus.SENT
+    match = pending.match
+    match.version += 2  # two moves later, alice is to move again
+    match.save(update_fields=["version"])
+    notifications.queue(alice, match, NotificationKind.YOUR_TURN)
+    assert notifications.deliver(pending.pk) == DeliveryStatus.SENT
+    refs = [message.extra_headers["X-Smoki-Ref"] for message in mail.outbox]
+    assert refs == [f"{pending.pk}-v{pending.version}", f"{pending.pk}-v{pending.version + 2}"]
+    pending.refresh_from_db()
+    assert notifications.email_ref(pending) == refs[1]
+    assert Notification.objects.filter(user=alice, kind=NotificationKind.YOUR_TURN).count() == 1
