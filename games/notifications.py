@@ -196,7 +196,14 @@ def batched(match: Match):
     one statement instead of two per row (a row that several events of the
     block bring up to date is handed over once, at the first one's place,
     where one by one hands it over at each). Nothing is written if the block
-    raises. Do not roll back to a savepoint inside the block."""
+    raises. Do not roll back to a savepoint inside the block.
+
+    Inside a block already open for the same match (a timeout's move), the
+    events join that block's batch, keeping its order and its one statement."""
+    open_batch = _open_batch()
+    if open_batch is not None and open_batch.match_id == match.pk:
+        yield open_batch
+        return
     stack = _batches.__dict__.setdefault("stack", [])
     batch = _Batch(match.pk)
     stack.append(batch)

@@ -185,13 +185,9 @@ def submit_action(
         before = {name: getattr(match, name) for name in _MOVE_FIELDS}
         match.state = new_state
         match.version += 1
-        if locked_seats is None:
-            # The next players' "your turn" rows in one upsert rather than a
-            # locked read and a write each. The sweep's caller batches the
-            # timeout's rows and the move's together itself.
-            with notifications.batched(match):
-                settle_after_change(match, game, seats, mover=seat)
-        else:
+        # The next players' "your turn" rows in one upsert rather than a locked
+        # read and a write each (in a timeout, with the timeout's own rows).
+        with notifications.batched(match):
             settle_after_change(match, game, seats, mover=seat)
         _save_changed(match, before)
         move = Move.objects.create(
