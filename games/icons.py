@@ -11,7 +11,7 @@ neither npm nor the network. Templates draw them with the board toolkit's
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from django.utils.html import format_html
@@ -29,6 +29,7 @@ def names() -> list[str]:
     return sorted(collection()["icons"])
 
 
+@lru_cache(maxsize=4096)
 def svg(
     name: str,
     size: float = 24,
@@ -39,7 +40,8 @@ def svg(
 ) -> SafeString:
     """The icon as an ``<svg>``: nested in a board's SVG at ``x``, ``y`` (its units), or
     inline in HTML. Decorative: the piece or room it decorates carries the words.
-    An unknown name is a programming error (KeyError), not a missing picture."""
+    An unknown name is a programming error (KeyError), not a missing picture.
+    Cached: a board draws the same few icons at the same places on every page."""
     data = collection()
     body = data["icons"][name]["body"]
     box = data["size"]

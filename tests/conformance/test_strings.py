@@ -5,7 +5,7 @@ sentence in every language; every refusal message, option label and choice,
 and every click label offered is translated; the pages render in Polish and
 Czech with no string missing from the catalogues; and every string marked in
 the game's package (``_()`` in the pure modules, ``gettext`` in the
-presenter, ``{% translate %}`` in its templates) is in both catalogues, even
+presenter, ``{% translate %}`` or ``_("…")`` in its templates) is in both catalogues, even
 one no random game happened to show.
 """
 
@@ -134,6 +134,8 @@ def test_match_pages_render_with_no_missing_string(key, language, make_user):
 GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "ngettext"}
 TEMPLATE_STRING = re.compile(
     r"""{%\s*(?:translate|trans)\s+"([^"]+)"|{%\s*(?:translate|trans)\s+'([^']+)'"""
+    # Jinja2 boards (games/jinja.py) and Django alike: {{ _("…") }}
+    r"""|\b_\("([^"]+)"\)|\b_\('([^']+)'\)"""
 )
 
 
@@ -162,7 +164,7 @@ def marked_strings(package_dir, skip=None) -> set[str]:
         if skip is not None and path.is_relative_to(skip):
             continue
         for match in TEMPLATE_STRING.finditer(path.read_text()):
-            found.add(match.group(1) or match.group(2))
+            found.add(next(group for group in match.groups() if group))
     return found
 
 

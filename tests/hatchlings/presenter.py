@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 BOARD_TEMPLATE = "games/hatchlings/board.html"
 SENTENCES_NAME_THE_ACTOR = True
@@ -57,7 +58,11 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "width": max(320, 20 + len(nest) * (EGG_W + 6)),
         "nest": nest,
         "egg_w": EGG_W,
-        "scores": list(zip(names, view["scores"], view["hand_counts"], strict=True)),
+        # Plurals are worded here: ``make messages`` gathers ngettext from Python only.
+        "scores": [
+            (name, score, ngettext("%(n)s egg in hand", "%(n)s eggs in hand", count) % {"n": count})
+            for name, score, count in zip(names, view["scores"], view["hand_counts"], strict=True)
+        ],
         "clutch": view["clutch_count"],
         "hand": hand,
         "mine": view["my_hand"] is not None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -156,6 +157,13 @@ def direction_point(at: str, direction: int, fraction: float = 0.5) -> tuple[flo
 # Board context ------------------------------------------------------------------------------
 
 
+def coordinate(value: float, offset: int | None = None) -> str:
+    """A coordinate to one decimal, unlocalised, as the board has always drawn it
+    (Django's ``value|add:offset|floatformat:"1u"``): an offset first truncates
+    the value to a whole number, as Django's ``add`` does."""
+    return floatformat(value if offset is None else int(value) + offset, "1u")
+
+
 @dataclass
 class Hex:
     key: str
@@ -165,6 +173,14 @@ class Hex:
     label: str
     choice: object = None
     target_points: str = ""
+
+    @property
+    def label_x(self) -> str:
+        return coordinate(self.x)
+
+    @property
+    def label_y(self) -> str:
+        return coordinate(self.y, 27)
 
 
 @dataclass
@@ -193,6 +209,37 @@ class Piece:
     def icon_y(self) -> float:
         return round(self.y - self.icon_size / 2, 1)
 
+    @property
+    def cx(self) -> str:
+        return coordinate(self.x)
+
+    @property
+    def cy(self) -> str:
+        return coordinate(self.y)
+
+    @property
+    def badge_x(self) -> str:
+        return coordinate(self.x, self.r - 3)
+
+    @property
+    def badge_y(self) -> str:
+        return coordinate(self.y, self.r)
+
+    @property
+    def letter_y(self) -> str:
+        return coordinate(self.y, 6)
+
+    @property
+    def net_path(self) -> str:
+        """The net drawn over the piece: two diagonals, a horizontal and a vertical."""
+        x, y = self.x, self.y
+        return (
+            f"M{coordinate(x, -20)} {coordinate(y, -20)} l40 40 "
+            f"M{coordinate(x, 20)} {coordinate(y, -20)} l-40 40 "
+            f"M{coordinate(x, -22)} {coordinate(y)} h44 "
+            f"M{coordinate(x)} {coordinate(y, -22)} v44"
+        )
+
 
 @dataclass
 class Arrow:
@@ -201,6 +248,14 @@ class Arrow:
     y: float
     points: str
     choice: object
+
+    @property
+    def cx(self) -> str:
+        return coordinate(self.x)
+
+    @property
+    def cy(self) -> str:
+        return coordinate(self.y)
 
 
 @dataclass

@@ -324,6 +324,11 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         },
         "pile_top": _pile_top(view),
         "pile_count": len(view["pile"]),
+        # Plurals are worded here: makemessages gathers no ngettext from Jinja.
+        "pile_count_text": ngettext(
+            "%(n)s card in the pile", "%(n)s cards in the pile", len(view["pile"])
+        )
+        % {"n": len(view["pile"])},
         "largest": [
             {
                 "colour": colour,
@@ -339,6 +344,10 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "seats": _seats(view, names),
         "deck": view["deck_count"],
         "imaginary": view["imaginary"],
+        "imaginary_text": ngettext(
+            "%(n)s goal set aside", "%(n)s goals set aside", view["imaginary"]
+        )
+        % {"n": view["imaginary"]},
         "turn": _turn_line(view, names),
         "pending": _pending_line(view, names),
         "hand": _hand(view, by_key, silver),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.catalog.drakon.components import EDITIONS
 from games.catalog.drakon.presenter.texts import (
@@ -209,7 +210,7 @@ class Spot:
     x: int
     y: int
     label: str
-    choice: Any  # presenters.Choice, drawn with {% board_choice %}
+    choice: Any  # presenters.Choice, drawn with board_choice()
     is_room: bool
 
     @property
@@ -222,7 +223,7 @@ class Preview:
     """A rotation to choose, drawn as a little tile."""
 
     label: str
-    choice: Any  # presenters.Choice, drawn with {% board_choice %}
+    choice: Any  # presenters.Choice, drawn with board_choice()
     arrow_paths: list[str] = field(default_factory=list)
     symbol: str = ""
     fill: str = ""
@@ -339,6 +340,11 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 "colour": HERO_COLOURS[seat % len(HERO_COLOURS)],
                 "coins": hero["coins"],
                 "tiles": hero["tiles"],
+                # worded here: makemessages gathers no plural from a Jinja template
+                "coins_text": ngettext("%(n)s coin", "%(n)s coins", hero["coins"])
+                % {"n": hero["coins"]},
+                "tiles_text": ngettext("%(n)s tile", "%(n)s tiles", hero["tiles"])
+                % {"n": hero["tiles"]},
                 "ability_used": hero.get("ability_used"),
                 "at": hero.get("at"),
             }

@@ -1,0 +1,198 @@
+"""The board toolkit: the Jinja2 environment every game's board is drawn in.
+
+A board is the largest part of every answer to a move and every page of a
+match: hundreds of coordinates, colours and labels per request. Django's
+template language resolves each of them through its variable lookup and
+localisation, which made drawing the board about a third of a move's time;
+Jinja2 compiles a template to Python and draws the same board several times
+faster (figures in docs/performance.md). The match panel, a Django template,
+draws it with ``{% draw_board %}`` (games/templatetags/board.py).
+
+Each game keeps its board in ``<package>/jinja2/games/<key>/board.html``
+(found through the registry). A presenter hands its template the viewer's
+choices (``presenters.Choice``: a path, a label and, for a click that
+completes a move, the action); the board draws each where it belongs with
+the toolkit below, which owns the site's side of it: the URLs of the match,
+the htmx attributes, the action and version posted, the path kept for a
+no-JavaScript click and the accessible name. Board templates and presenters
+never name a URL.
+
+    {% call board_choice(choice) %}<rect .../>{% endcall %}                 (inside SVG)
+    {% call board_choice(choice, extra_class="card", tag="button") %}…{% endcall %} (HTML)
+    {% call only_you() %}…{% endcall %}   what only the viewer may see (#my-secrets)
+    {% call revealed_at_end() %}…{% endcall %}   what the end of a match reveals
+    <svg {{ board_role() }}>   an SVG that may hold clicks: "group" with choices, else "img"
+    <div {{ scroll_box() }}>   a wide board in a focusable, named scroll box
+    {{ icon("castle", size=28, x=…, y=…, color=…) }}   a game-icons picture (games/icons.py)
+
+Words are ``{{ _("…") }}`` and a sentence with a value in it
+``{{ _("Tiles in the pile: %(n)s.")|fill(n=board.stack) }}``: ``make
+messages`` gathers both (Django reads ``_("…")`` in any ``.html`` template);
+as with ``{% translate %}`` and ``{% blocktranslate %}``, our catalogues'
+words are drawn as written and only the values are escaped. Plurals are
+worded by the presenter in Python (``ngettext``). ``add`` and ``widthratio``
+are Django's; numbers are never localised (they are coordinates, sizes and
+counts: ``x="2.5"`` in every language). Every other ``{{ … }}`` is escaped
+(MarkupSafe writes ``&#39;`` where Django wrote ``&#x27;``; a browser shows
+the same).
+
+CSS convention (``static/css/smoki.css``, no per-game edit): ``.board`` on the
+figure, ``.board-scroll`` around a wide SVG, ``.board-choice`` on every click
+(``.final`` when it completes a move), ``.hand`` and ``.card`` for hands.
+A track of numbered fields is an ``ol.track`` whose items carry their place in
+a serpentine of 9, 6 and 4 columns (``t9-r1 t9-c3 t6-r1 ...``): the track's own
+width picks the layout, so fields keep their size from a desktop to a phone;
+``.track-start``, ``.track-end`` (places after the last field) and ``.tray``
+(dice) sit around it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import jinja2
+from django.template.defaultfilters import add
+from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_noop
+
+from games import icons
+from games.engine import registry
+
+ONLY_YOU = gettext_noop("Only you can see this")
+REVEALED = gettext_noop("Revealed at the end")
+
+
+class CatalogLoader(jinja2.BaseLoader):
+    """Each registered game's ``<package>/jinja2`` folder: a game registered anywhere,
+    even by the test suite alone, brings its board with it."""
+
+    def get_source(self, environment, template):
+        folders = [str(entry.package_dir / "jinja2") for entry in registry.registrations()]
+        return jinja2.FileSystemLoader(folders).get_source(environment, template)
+
+
+def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
+    """The attributes of a clickable choice, from the match in ``context``."""
+    match = context["match"]
+    token = context.get("token")
+    query = {"path": choice.path}
+    if token:
+        query["token"] = token
+    attrs = {
+        "href": f"{reverse('match_detail', args=[match.pk])}?{urlencode(query)}",
+        "data-path": choice.path,
+        "hx-target": "#match-panel",
+        "hx-swap": "outerHTML",
+        "aria-label": str(choice.label),
+    }
+    if choice.action_json is not None:
+        attrs["hx-post"] = reverse("match_act", args=[match.pk])
+        attrs["hx-vals"] = json.dumps({"action": choice.action_json, "version": match.version})
+    else:
+        attrs["hx-get"] = f"{reverse('match_panel', args=[match.pk])}?{urlencode(query)}"
+        # The address keeps the half-chosen move, so a reload comes back to it.
+        attrs["hx-push-url"] = attrs["href"]
+    classes = ["board-choice"]
+    if choice.action_json is not None:
+        classes.append("final")
+    if extra_class:
+        classes.append(extra_class)
+    attrs["class"] = " ".join(classes)
+    return attrs
+
+
+@jinja2.pass_context
+def board_choice(context, choice, extra_class: str = "", tag: str = "a", caller=None):
+    """What ``caller`` draws, wrapped in the link of ``choice``; drawn as it is
+    when the choice is None (not clickable now)."""
+    inner = caller()
+    if choice is None:
+        return inner
+    attrs = choice_attrs(context, choice, extra_class)
+    if tag != "a":
+        attrs["role"] = "link"
+        attrs["tabindex"] = "0"
+    rendered = " ".join(format_html('{}="{}"', name, value) for name, value in attrs.items())
+    return mark_safe(f"<{tag} {rendered}>{inner}</{tag}>")  # attrs escaped above
+
+
+def _secret_panel(css_class: str, element_id: str, heading: str, inner: str) -> str:
+    return format_html(
+        '<section class="{}" id="{}"><h2>{}</h2>{}</section>',
+        css_class,
+        element_id,
+        gettext(heading),
+        inner,
+    )
+
+
+def only_you(caller=None):
+    """What only the viewer may see: their hand, coins, goal. Always ``#my-secrets``."""
+    return _secret_panel("secrets", "my-secrets", ONLY_YOU, caller())
+
+
+def revealed_at_end(caller=None):
+    """What the end of the match reveals to everyone (goals, hands, hidden values)."""
+    return _secret_panel("revealed", "revealed", REVEALED, caller())
+
+
+@jinja2.pass_context
+def board_role(context):
+    """``role`` of an SVG that draws the viewer's clicks: ``group`` while the viewer has
+    choices (an ``img`` hides its links from screen readers), ``img`` when it is only a
+    picture. Name it with ``aria-labelledby`` or ``aria-label`` either way."""
+    choices = context.get("choices")
+    return mark_safe('role="group"' if choices and choices.choices else 'role="img"')
+
+
+def scroll_box():
+    """The attributes of a ``.board-scroll`` box: focusable and named, so a board wider
+    than the screen scrolls by keyboard too."""
+    return format_html(
+        'class="board-scroll" tabindex="0" role="region" aria-label="{}"',
+        gettext("The board; scroll to see all of it"),
+    )
+
+
+def translate(message: str) -> str:
+    """``{{ _("…") }}``, as ``{% translate "…" %}``: words from our own catalogues,
+    drawn as they are written (an apostrophe stays an apostrophe)."""
+    return mark_safe(gettext(message))
+
+
+def fill(message: str, **values) -> str:
+    """A translated sentence with its values put in, the values escaped and the
+    sentence not: ``{% blocktranslate with n=… %}`` in Django's language."""
+    return mark_safe(str(message) % {name: conditional_escape(v) for name, v in values.items()})
+
+
+def widthratio(value, max_value, max_width) -> str:
+    """Django's ``{% widthratio %}``: ``value / max_value * max_width``, rounded."""
+    try:
+        return str(round(float(value) / float(max_value) * float(max_width)))
+    except ZeroDivisionError:
+        return "0"
+    except (ValueError, TypeError, OverflowError):
+        return ""
+
+
+def environment(**options) -> jinja2.Environment:
+    """Django's Jinja2 backend calls this (settings.TEMPLATES)."""
+    options["loader"] = CatalogLoader()
+    options["keep_trailing_newline"] = True  # as Django's templates do
+    env = jinja2.Environment(**options)
+    env.globals.update(
+        _=translate,
+        icon=icons.svg,
+        board_choice=board_choice,
+        board_role=board_role,
+        scroll_box=scroll_box,
+        only_you=only_you,
+        revealed_at_end=revealed_at_end,
+        widthratio=widthratio,
+    )
+    env.filters.update(add=add, fill=fill)
+    return env

@@ -1,0 +1,97 @@
+"""The Jinja2 environment the boards are drawn with (games/jinja.py).
+
+A board is written in Jinja2 for speed but must read as the Django template
+it replaced did: escaped output, Django's ``add`` and ``widthratio``, a
+translated sentence whose values (not its words) are escaped, the board
+toolkit's clicks and secret panels, and no localised numbers.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from django.template import engines
+from django.utils import translation
+
+from games.engine import registry
+from games.presenters import Choice
+
+JINJA = engines["jinja2"].env
+
+
+def draw(source: str, **context) -> str:
+    return JINJA.from_string(source).render(context)
+
+
+def test_output_is_escaped_and_safe_strings_are_not():
+    from django.utils.safestring import mark_safe
+
+    assert draw("{{ x }}", x="<b>Tom & 'Ann'</b>") == "&lt;b&gt;Tom &amp; &#39;Ann&#39;&lt;/b&gt;"
+    assert draw("{{ x }}", x=mark_safe("<b>ok</b>")) == "<b>ok</b>"
+
+
+def test_fill_escapes_the_values_and_keeps_the_sentence():
+    html = draw('{{ _("%(n)s tokens")|fill(n=name) }}', name="<i>")
+    assert html == "&lt;i&gt; tokens"
+    with translation.override("pl"):
+        html = draw('{{ _("The dragon is on field %(f)s")|fill(f=7) }}')
+    assert html != "The dragon is on field 7" and "7" in html  # Polish, with the number
+
+
+def test_add_is_djangos_add_and_numbers_are_not_localised():
+    # Django's add truncates a float to an int before adding: boards relied on it.
+    assert draw("{{ x|add(-15) }}", x=34.5) == "19"
+    assert draw("{{ x|add(y)|add(2) }}", x=10, y=10) == "22"
+    with translation.override("pl"):
+        assert draw('<rect x="{{ x }}"/>', x=2.5) == '<rect x="2.5"/>'
+
+
+@pytest.mark.parametrize(
+    ("value", "max_value", "width", "expected"),
+    [(3, 7, 100, "43"), (1, 2, 5, "2"), (1, 0, 10, "0"), ("a", 1, 1, "")],
+)
+def test_widthratio_rounds_as_django_does(value, max_value, width, expected):
+    assert draw("{{ widthratio(a, b, c) }}", a=value, b=max_value, c=width) == expected
+
+
+def test_a_choice_is_a_link_with_the_matchs_urls_and_none_is_plain():
+    choice = Choice(key="k", path="die-red", label="Take <red>", action_json=None)
+    source = "{% call board_choice(c, extra_class='x') %}<rect/>{% endcall %}"
+    match = SimpleNamespace(pk=41, version=3)
+    html = draw(source, c=choice, match=match)
+    assert html.startswith('<a href="/m/41/?path=die-red"') and html.endswith("><rect/></a>")
+    assert 'class="board-choice x"' in html and 'aria-label="Take &lt;red&gt;"' in html
+    assert 'hx-get="/m/41/panel/?path=die-red"' in html
+    assert draw(source, c=None, match=match) == "<rect/>"
+
+
+def test_secrets_are_labelled_panels_and_the_role_follows_the_choices():
+    html = draw("{% call only_you() %}<p>mine</p>{% endcall %}")
+    assert html == (
+        '<section class="secrets" id="my-secrets"><h2>Only you can see this</h2><p>mine</p></section>'
+    )
+    assert draw("{{ board_role() }}", choices=None) == 'role="img"'
+    assert draw("{{ board_role() }}", choices=SimpleNamespace(choices=[1])) == 'role="group"'
+
+
+def test_every_registered_game_has_its_board_in_its_jinja2_folder():
+    for entry in registry.registrations():
+        presenter = __import__(entry.presenter, fromlist=["BOARD_TEMPLATE"])
+        template = JINJA.get_template(presenter.BOARD_TEMPLATE)
+        assert template.filename.startswith(str(entry.package_dir / "jinja2")), entry.key
+
+
+def test_make_messages_gathers_every_string_of_every_board():
+    """Django's makemessages reads ``_("…")`` in any template it is given; a board
+    that hid a string from it (say ``_("a" ~ b)``) would lose its translation."""
+    import re
+
+    from django.utils.translation.template import templatize
+
+    marked = re.compile(r'_\(("[^"]+"|\'[^\']+\')\)')
+    for entry in registry.registrations():
+        for path in (entry.package_dir / "jinja2").rglob("*.html"):
+            source = path.read_text()
+            assert set(marked.findall(templatize(source))) == set(marked.findall(source)), path
+            assert "_(" not in marked.sub("", source), f'{path}: a _( that is not _("…")'
