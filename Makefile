@@ -53,9 +53,10 @@ sweep-bench: install
 	$(RUN) python tests/load/sweep_bench.py
 
 # Gather translatable strings: each game's into games/catalog/<package>/locale,
-# the site's into locale/. Then edit the .po files and run `make compilemessages`.
+# the site's into locale/ (the boards' .jinja templates too: Django reads their
+# _("…")). Then edit the .po files and run `make compilemessages`.
 messages: install
-	$(RUN) python manage.py makemessages -l pl -l cs --ignore=.venv --ignore=.tools --ignore=tests --ignore=var --ignore=staticfiles --no-obsolete
+	$(RUN) python manage.py makemessages -l pl -l cs --extension=html,txt,py,jinja --ignore=.venv --ignore=.tools --ignore=tests --ignore=var --ignore=staticfiles --no-obsolete
 
 compilemessages: install
 	$(RUN) python manage.py compilemessages --ignore=.venv --ignore=.tools

@@ -8,8 +8,8 @@ Jinja2 compiles a template to Python and draws the same board several times
 faster (figures in docs/performance.md). The match panel, a Django template,
 draws it with ``{% draw_board %}`` (games/templatetags/board.py).
 
-Each game keeps its board in ``<package>/jinja2/games/<key>/board.html``
-(found through the registry). A presenter hands its template the viewer's
+Each game keeps its board beside its other templates, in
+``<package>/templates/games/<key>/board.jinja`` (found through the registry). A presenter hands its template the viewer's
 choices (``presenters.Choice``: a path, a label and, for a click that
 completes a move, the action); the board draws each where it belongs with
 the toolkit below, which owns the site's side of it: the URLs of the match,
@@ -27,7 +27,8 @@ never name a URL.
 
 Words are ``{{ _("…") }}`` and a sentence with a value in it
 ``{{ _("Tiles in the pile: %(n)s.")|fill(n=board.stack) }}``: ``make
-messages`` gathers both (Django reads ``_("…")`` in any ``.html`` template);
+messages`` gathers both (Django reads ``_("…")`` in the ``.jinja`` files it
+is given);
 as with ``{% translate %}`` and ``{% blocktranslate %}``, our catalogues'
 words are drawn as written and only the values are escaped. Plurals are
 worded by the presenter in Python (``ngettext``). ``add`` and ``widthratio``
@@ -60,17 +61,20 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import icons
 from games.engine import registry
+from games.template_loader import JINJA_SUFFIX
 
 ONLY_YOU = gettext_noop("Only you can see this")
 REVEALED = gettext_noop("Revealed at the end")
 
 
 class CatalogLoader(jinja2.BaseLoader):
-    """Each registered game's ``<package>/jinja2`` folder: a game registered anywhere,
-    even by the test suite alone, brings its board with it."""
+    """``*.jinja`` in each registered game's ``<package>/templates`` folder: a game
+    registered anywhere, even by the test suite alone, brings its board with it."""
 
     def get_source(self, environment, template):
-        folders = [str(entry.package_dir / "jinja2") for entry in registry.registrations()]
+        if not template.endswith(JINJA_SUFFIX):
+            raise jinja2.TemplateNotFound(template)
+        folders = [str(entry.templates_dir) for entry in registry.registrations()]
         return jinja2.FileSystemLoader(folders).get_source(environment, template)
 
 

@@ -5,7 +5,7 @@ raw state. The selectors add two keys to the view for it: ``_names`` (seat
 names) and ``_version`` (the match version, for moves posted from the board).
 A presenter module must define all of:
 
-- ``BOARD_TEMPLATE``: the Jinja2 template (``<package>/jinja2/``, games/jinja.py)
+- ``BOARD_TEMPLATE``: the Jinja2 template (``games/<key>/board.jinja``, games/jinja.py)
   drawing the board and the viewer's secrets;
 - ``SENTENCES_NAME_THE_ACTOR``: True when its log sentences start with the
   acting player's name (the log then does not repeat it);

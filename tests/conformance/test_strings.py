@@ -160,7 +160,7 @@ def marked_strings(package_dir, skip=None) -> set[str]:
                 and isinstance(first.value, str)
             ):
                 found.add(first.value)
-    for path in sorted(package_dir.rglob("*.html")):
+    for path in sorted([*package_dir.rglob("*.html"), *package_dir.rglob("*.jinja")]):
         if skip is not None and path.is_relative_to(skip):
             continue
         for match in TEMPLATE_STRING.finditer(path.read_text()):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-BOARD_TEMPLATE = "games/hatchlings/board.html"
+BOARD_TEMPLATE = "games/hatchlings/board.jinja"
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = ".hand .card"

@@ -11,13 +11,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from django.template import engines
+from django.template import TemplateDoesNotExist, engines
 from django.utils import translation
 
 from games.engine import registry
 from games.presenters import Choice
 
-JINJA = engines["jinja2"].env
+JINJA_BACKEND = engines["jinja2"]
+JINJA = JINJA_BACKEND.env
 
 
 def draw(source: str, **context) -> str:
@@ -75,11 +76,21 @@ def test_secrets_are_labelled_panels_and_the_role_follows_the_choices():
     assert draw("{{ board_role() }}", choices=SimpleNamespace(choices=[1])) == 'role="group"'
 
 
-def test_every_registered_game_has_its_board_in_its_jinja2_folder():
+def test_every_registered_game_has_its_board_in_its_own_package():
     for entry in registry.registrations():
         presenter = __import__(entry.presenter, fromlist=["BOARD_TEMPLATE"])
         template = JINJA.get_template(presenter.BOARD_TEMPLATE)
-        assert template.filename.startswith(str(entry.package_dir / "jinja2")), entry.key
+        assert template.filename.startswith(str(entry.templates_dir)), entry.key
+
+
+def test_render_to_string_of_a_board_goes_to_jinja2_and_other_templates_to_django():
+    from django.template.loader import get_template
+
+    board = get_template("games/hatchlings/board.jinja")
+    assert board.backend.name == "jinja2"
+    assert get_template("games/hatchlings/how_to_play.html").backend.name == "django"
+    with pytest.raises(TemplateDoesNotExist):
+        JINJA_BACKEND.get_template("games/hatchlings/how_to_play.html")
 
 
 def test_make_messages_gathers_every_string_of_every_board():
@@ -91,7 +102,7 @@ def test_make_messages_gathers_every_string_of_every_board():
 
     marked = re.compile(r'_\(("[^"]+"|\'[^\']+\')\)')
     for entry in registry.registrations():
-        for path in (entry.package_dir / "jinja2").rglob("*.html"):
+        for path in entry.templates_dir.rglob("*.jinja"):
             source = path.read_text()
             assert set(marked.findall(templatize(source))) == set(marked.findall(source)), path
             assert "_(" not in marked.sub("", source), f'{path}: a _( that is not _("…")'

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.catalog.drako import components as C
 from games.catalog.drako.rules import ray
 
-BOARD_TEMPLATE = "games/drako/board.html"
+BOARD_TEMPLATE = "games/drako/board.jinja"
 # The sentences name who acted ("The dragon bites Urpen."), so the log omits the seat name.
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from games.catalog.nogi import components as C
 
-BOARD_TEMPLATE = "games/nogi/board.html"
+BOARD_TEMPLATE = "games/nogi/board.jinja"
 # Log sentences do not name the actor; the log shows the seat's name first.
 SENTENCES_NAME_THE_ACTOR = False
 # A piece on the board, measured at a phone's width by the browser tests.

@@ -24,7 +24,7 @@ from games.catalog.seven_dragons.rules import (
     parse_cell,
 )
 
-BOARD_TEMPLATE = "games/seven_dragons/board.html"
+BOARD_TEMPLATE = "games/seven_dragons/board.jinja"
 # The sentences name who acted ("Ada placed ..."), so the log omits the seat name.
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.

@@ -28,7 +28,7 @@ from games.catalog.drakon.presenter.texts import (
 )
 from games.catalog.drakon.presenter.words import describe_board, final_summary
 
-BOARD_TEMPLATE = "games/drakon/board.html"
+BOARD_TEMPLATE = "games/drakon/board.jinja"
 # Log sentences say who acted ("Alice placed ..."), so the log omits the name.
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
