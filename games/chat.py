@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,9 +29,11 @@ def post_message(user, match: Match, text: str) -> ChatMessage:
     limits.check(
         limits.CHAT, user.pk, match.pk, message=_("You are writing very fast; wait a minute.")
     )
-    message = ChatMessage.objects.create(match=match, user=user, text=text)
-    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now())
-    return message
+    with transaction.atomic():
+        # The match row first, then the row that belongs to it (the locking policy).
+        Match.objects.filter(pk=match.pk).update(updated_at=timezone.now(), has_chat=True)
+        match.has_chat = True
+        return ChatMessage.objects.create(match=match, user=user, text=text)
 
 
 def report(
@@ -79,7 +82,10 @@ def report(
 
 
 def visible_messages(match: Match, limit: int = 50) -> list[ChatMessage]:
-    """The latest messages players may read: hidden ones are left out."""
+    """The latest messages players may read: hidden ones are left out. A match
+    nobody wrote in (``has_chat`` unset) has none, and costs no query."""
+    if not match.has_chat:
+        return []
     rows = (
         ChatMessage.objects.filter(match=match, hidden_at__isnull=True)
         .select_related("user__profile")

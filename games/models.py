@@ -107,6 +107,9 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     # A player's request to take back their last move: {"seat", "seq", "agreed": [seats]}.
     undo_request = models.JSONField(null=True, blank=True)
+    # Set by the first chat message: a match whose players never wrote (most
+    # of them) draws its panel without asking for its chat.
+    has_chat = models.BooleanField(default=False)
     # A rematch: the same game, seats, options and clock as the finished match.
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"

@@ -89,3 +89,38 @@ def test_players_can_chat_while_the_match_gathers(alice, bob):
     chat.post_message(bob, match, "waiting for one more")
     page = client_for(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
     assert 'id="chat-form"' in page and "waiting for one more" in page
+
+
+def test_the_first_message_marks_the_match_as_having_chat(
+    started_match, alice, django_assert_num_queries
+):
+    """A match nobody wrote in answers ``visible_messages`` without a query; a
+    refused message marks nothing, the first accepted one marks the match."""
+    with django_assert_num_queries(0):
+        assert chat.visible_messages(started_match) == []
+    with pytest.raises(errors.ServiceError):
+        chat.post_message(alice, started_match, "   ")
+    started_match.refresh_from_db()
+    assert not started_match.has_chat
+    chat.post_message(alice, started_match, "hello")
+    started_match.refresh_from_db()
+    assert started_match.has_chat
+    assert [m.text for m in chat.visible_messages(started_match)] == ["hello"]
+
+
+def test_the_migration_marks_the_matches_that_already_have_chat(started_match, alice, bob):
+    """Matches with messages from before ``has_chat`` existed keep showing them."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from games.models import Match
+
+    chat.post_message(alice, started_match, "from before")
+    other = lobby.create_match(user=bob, game_key="nogi", n_seats=2)
+    Match.objects.update(has_chat=False)
+    import_module("games.migrations.0013_match_has_chat").mark_matches_with_chat(apps, None)
+    assert set(Match.objects.filter(has_chat=True).values_list("pk", flat=True)) == {
+        started_match.pk
+    }
+    assert not Match.objects.get(pk=other.pk).has_chat
