@@ -9,6 +9,7 @@ urlpatterns = [
     path("watch/", views.watch, name="watch"),
     path("about/", views.about, name="about"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("icons.svg", views.icon_sprite, name="icon_sprite"),
     path("games/<slug:key>/how-to-play/", views.how_to_play, name="how_to_play"),
     path("matches/new/", views.match_create, name="match_create"),
     path("m/<int:pk>/", views.match_detail, name="match_detail"),

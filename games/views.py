@@ -92,6 +92,15 @@ def favicon(request):
     return redirect(static("icons/favicon.svg"), permanent=True)
 
 
+@require_safe
+def icon_sprite(request):
+    """The game-icons sprite the pages' icons refer to (games/icons.py). Its URL
+    carries a hash of its content, so browsers may keep it for a year."""
+    response = HttpResponse(icons.sprite(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
 @require_GET
 def watch(request):
     """Live public matches anyone may watch, the most recently active first."""

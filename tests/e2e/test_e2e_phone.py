@@ -4,7 +4,7 @@ Each presenter declares ``PIECE_SELECTOR``, the CSS selector of a piece on
 its board (a knight, a hero, a card, an egg). A fresh match of every
 registered game is drawn at a phone's width and a desktop's: every piece
 the selector finds is at least 24 px both ways, the page does not scroll
-sideways on the phone, the page's icon loads, and the screenshots stay in
+sideways on the phone, the page's icon and the board's icons load, and the screenshots stay in
 test-results/.
 """
 
@@ -44,6 +44,13 @@ def test_every_piece_is_at_least_24_px_on_a_phone_and_a_desktop(key, live_server
         person.page.goto(f"{live_server.url}/m/{match.pk}/")
         person.page.wait_for_load_state("networkidle")
         person.screenshot(f"pieces-{key}-{label}")
+        # Icons are drawn by reference to the sprite (/icons.svg): one that did not
+        # load has no size.
+        drawn = person.page.evaluate(
+            "[...document.querySelectorAll('#match-panel svg.icon use')]"
+            ".map(use => use.getBBox().width)"
+        )
+        assert all(width > 0 for width in drawn), f"{key}: icons not drawn ({label}): {drawn}"
         pieces = person.page.locator(f"#match-panel {selector}")
         assert pieces.count() > 0, f"{key}: no piece matches {selector!r} ({label})"
         boxes = [pieces.nth(i).bounding_box() for i in range(pieces.count())]

@@ -1,5 +1,6 @@
 """The about page credits the icons' authors and licence; the site has a real icon."""
 
+import hashlib
 import json
 import re
 import sys
@@ -64,9 +65,40 @@ def test_an_icon_is_drawn_inline_nested_or_not_and_hidden_from_screen_readers():
     nested = icons.svg("dragon-head", size=30, x=5, y=6, color="#8b0000")
     assert nested.startswith('<svg class="icon" viewBox="0 0 512 512" width="30" height="30"')
     assert ' x="5" y="6" color="#8b0000" aria-hidden="true"' in nested
-    assert "<path" in icons.svg("rabbit") and ' x="' not in icons.svg("rabbit")
+    assert nested.endswith(f'<use href="{icons.sprite_url()}#dragon-head"/></svg>')
+    assert "<path" not in icons.svg("rabbit") and ' x="' not in icons.svg("rabbit")
     with pytest.raises(KeyError):
         icons.svg("no-such-icon")
+
+
+def test_the_sprite_holds_every_icon_and_its_url_changes_with_it():
+    """Pages name each icon by reference; the one sprite holds the paths, is kept
+    by browsers for a year, and its URL is its content's hash."""
+    from xml.etree import ElementTree
+
+    response = Client().get(icons.sprite_url())
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert "max-age=31536000" in response["Cache-Control"]
+    root = ElementTree.fromstring(response.content)
+    symbols = {el.get("id"): el for el in root}
+    data = icons.collection()
+    assert set(symbols) == set(data["icons"])
+    for name, symbol in symbols.items():
+        body = "".join(ElementTree.tostring(p, encoding="unicode") for p in symbol)
+        assert len(body) > 100 and symbol.get("viewBox") == "0 0 512 512", name
+    digest = hashlib.sha256(response.content).hexdigest()[:12]
+    assert icons.sprite_url() == f"/icons.svg?v={digest}"
+
+
+def test_a_board_refers_to_its_icons_instead_of_copying_them(started_match, alice):
+    """A Nogi page draws bunnies, the dragon and the castle: each a few hundred
+    bytes of reference rather than 1 to 3.5 kB of path."""
+    page = Client()
+    page.force_login(alice)
+    html = page.get(reverse("match_detail", args=[started_match.pk])).content.decode()
+    assert html.count(f'<use href="{icons.sprite_url()}#rabbit"/>') >= 1
+    for body in (icon["body"] for icon in icons.collection()["icons"].values()):
+        assert body not in html
 
 
 def test_the_site_icon_is_the_dragon_head_and_favicon_ico_leads_to_it():
@@ -104,4 +136,4 @@ def test_every_drakon_chamber_of_both_editions_has_a_vendored_icon():
 def test_how_to_play_shows_the_pictures_the_board_uses(key, pictures):
     page = Client().get(reverse("how_to_play", args=[key])).content.decode()
     for name in pictures:
-        assert icons.collection()["icons"][name]["body"] in page, (key, name)
+        assert f'<use href="{icons.sprite_url()}#{name}"/>' in page, (key, name)
