@@ -1,0 +1,114 @@
+"""Where an htmx move's time goes: CPU per move and a profile, in-process.
+
+    uv run python tests/load/move_profile.py [--matches 40] [--moves 300] [--top 40]
+
+On PostgreSQL (DATABASE_URL, default ``smoki_prof`` on 127.0.0.1, created if
+missing) with ``DEBUG=false``: creates two-player Nogi matches with logged-in
+players (``move_load.create_matches``), then posts htmx moves through Django's
+test client (CSRF checked, as a browser would post them). Prints the median
+CPU time of a move (``time.process_time``, which other work on a shared
+machine disturbs less than the wall clock), then profiles as many moves again
+with cProfile and prints the functions of the site and Django's entry points
+by cumulative time. cProfile weighs Python-heavy code (the ORM, templates)
+more than it costs; compare shares within one profile, not with the median.
+Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import re
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_prof"
+SHOWN = re.compile(r"/(games|accounts)/|shortcuts.py:\d+\(render\)|transaction.py:\d+\(__exit__\)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--top", type=int, default=40)
+    args = parser.parse_args()
+
+    sys.path[:0] = [str(BASE_DIR), str(BASE_DIR / "tests" / "load")]
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
+    os.environ.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        ALLOWED_HOSTS="testserver",
+        CELERY_BROKER_URL="memory://localhost/",
+        CELERY_TASK_ALWAYS_EAGER="false",
+        LOG_LEVEL="WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    import move_load
+
+    move_load.ensure_database(os.environ["DATABASE_URL"])
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+
+    from games.engine import registry
+
+    call_command("migrate", verbosity=0)
+    game = registry.get("nogi")
+    games = move_load.create_matches(args.matches)
+    client = Client(enforce_csrf_checks=True)
+    turn = [0]
+
+    def move() -> float:
+        live = [g for g in games if not g.state["over"]]
+        g = live[turn[0] % len(live)]
+        turn[0] += 1
+        (seat,) = game.current_seats(g.state)
+        player = g.players[seat]
+        action = random.choice(game.legal_actions(g.state, seat))
+        client.cookies.load(player.cookie)
+        started = time.process_time()
+        response = client.post(
+            f"/m/{g.pk}/act/",
+            {"action": json.dumps(action), "version": g.version},
+            headers={"HX-Request": "true", "X-CSRFToken": player.csrf},
+        )
+        spent = time.process_time() - started
+        assert response.status_code == 200, (response.status_code, response.content[:300])
+        g.state = game.apply(g.state, seat, action)[0]
+        g.version += 1
+        return spent
+
+    for _warm in range(40):
+        move()
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    times = [move() for _i in range(args.moves)]
+    print(f"htmx Nogi move, median CPU: {statistics.median(times) * 1000:.2f} ms")
+    profile = cProfile.Profile()
+    profile.enable()
+    for _i in range(args.moves):
+        move()
+    profile.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+    stats.print_stats(SHOWN.pattern, args.top)
+    print(out.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
