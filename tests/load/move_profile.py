@@ -24,7 +24,6 @@ import os
 import pstats
 import random
 import re
-import secrets
 import statistics
 import sys
 import time
@@ -43,21 +42,14 @@ def main() -> int:
     args = parser.parse_args()
 
     sys.path[:0] = [str(BASE_DIR), str(BASE_DIR / "tests" / "load")]
-    os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
-    os.environ.update(
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        ALLOWED_HOSTS="testserver",
-        CELERY_BROKER_URL="memory://localhost/",
-        CELERY_TASK_ALWAYS_EAGER="false",
-        LOG_LEVEL="WARNING",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
     import move_load
 
+    # The load test's server settings (DEBUG off, an in-process broker), in this process.
+    os.environ.update(
+        move_load.server_env(os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)),
+        ALLOWED_HOSTS="testserver",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
     move_load.ensure_database(os.environ["DATABASE_URL"])
     import django
 

@@ -164,6 +164,21 @@ def coordinate(value: float, offset: int | None = None) -> str:
     return floatformat(value if offset is None else int(value) + offset, "1u")
 
 
+class Centred:
+    """A thing drawn at ``x``, ``y``: its centre as the board writes coordinates."""
+
+    x: float
+    y: float
+
+    @property
+    def cx(self) -> str:
+        return coordinate(self.x)
+
+    @property
+    def cy(self) -> str:
+        return coordinate(self.y)
+
+
 @dataclass
 class Hex:
     key: str
@@ -184,7 +199,7 @@ class Hex:
 
 
 @dataclass
-class Piece:
+class Piece(Centred):
     figure: str
     letter: str
     name: str
@@ -208,14 +223,6 @@ class Piece:
     @property
     def icon_y(self) -> float:
         return round(self.y - self.icon_size / 2, 1)
-
-    @property
-    def cx(self) -> str:
-        return coordinate(self.x)
-
-    @property
-    def cy(self) -> str:
-        return coordinate(self.y)
 
     @property
     def badge_x(self) -> str:
@@ -242,20 +249,12 @@ class Piece:
 
 
 @dataclass
-class Arrow:
+class Arrow(Centred):
     label: str
     x: float
     y: float
     points: str
     choice: object
-
-    @property
-    def cx(self) -> str:
-        return coordinate(self.x)
-
-    @property
-    def cy(self) -> str:
-        return coordinate(self.y)
 
 
 @dataclass
