@@ -9,9 +9,10 @@ faster (figures in docs/performance.md). The match panel, a Django template,
 draws it with ``{% draw_board %}`` (games/templatetags/board.py).
 
 Each game keeps its board beside its other templates, in
-``<package>/templates/games/<key>/board.jinja`` (found through the registry). A presenter hands its template the viewer's
-choices (``presenters.Choice``: a path, a label and, for a click that
-completes a move, the action); the board draws each where it belongs with
+``<package>/templates/games/<key>/board.jinja`` (found through the registry).
+A presenter hands its template the viewer's choices (``presenters.Choice``:
+a path, a label and, for a click that completes a move, the action); the
+board draws each where it belongs with
 the toolkit below, which owns the site's side of it: the URLs of the match,
 the htmx attributes, the action and version posted, the path kept for a
 no-JavaScript click and the accessible name. Board templates and presenters
