@@ -12,11 +12,10 @@ Each game keeps its board beside its other templates, in
 ``<package>/templates/games/<key>/board.jinja`` (found through the registry).
 A presenter hands its template the viewer's choices (``presenters.Choice``:
 a path, a label and, for a click that completes a move, the action); the
-board draws each where it belongs with
-the toolkit below, which owns the site's side of it: the URLs of the match,
-the htmx attributes, the action and version posted, the path kept for a
-no-JavaScript click and the accessible name. Board templates and presenters
-never name a URL.
+board draws each where it belongs with the toolkit below, which owns the
+site's side of it: the URLs of the match, the htmx attributes, the action
+and version posted, the path kept for a no-JavaScript click and the
+accessible name. Board templates and presenters never name a URL.
 
     {% call board_choice(choice) %}<rect .../>{% endcall %}                 (inside SVG)
     {% call board_choice(choice, extra_class="card", tag="button") %}…{% endcall %} (HTML)
@@ -29,9 +28,8 @@ never name a URL.
 Words are ``{{ _("…") }}`` and a sentence with a value in it
 ``{{ _("Tiles in the pile: %(n)s.")|fill(n=board.stack) }}``: ``make
 messages`` gathers both (Django reads ``_("…")`` in the ``.jinja`` files it
-is given);
-as with ``{% translate %}`` and ``{% blocktranslate %}``, our catalogues'
-words are drawn as written and only the values are escaped. Plurals are
+is given); as with ``{% translate %}`` and ``{% blocktranslate %}``, our
+catalogues' words are drawn as written and only the values are escaped. Plurals are
 worded by the presenter in Python (``ngettext``). ``add`` and ``widthratio``
 are Django's; numbers are never localised (they are coordinates, sizes and
 counts: ``x="2.5"`` in every language). Every other ``{{ … }}`` is escaped
