@@ -103,9 +103,9 @@ TEMPLATES = [
         },
     },
     {
-        # The games' boards (<package>/jinja2/, found through the registry):
-        # the largest part of every move's answer, drawn several times faster
-        # than by Django's language. See games/jinja.py.
+        # The games' boards (<package>/templates/games/<key>/board.jinja, found
+        # through the registry): the largest part of every move's answer, drawn
+        # several times faster than by Django's language. See games/jinja.py.
         "NAME": "jinja2",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
