@@ -14,6 +14,7 @@ import pytest
 from django.template import TemplateDoesNotExist, engines
 from django.utils import translation
 
+from games import presenters
 from games.engine import registry
 from games.presenters import Choice
 
@@ -78,8 +79,7 @@ def test_secrets_are_labelled_panels_and_the_role_follows_the_choices():
 
 def test_every_registered_game_has_its_board_in_its_own_package():
     for entry in registry.registrations():
-        presenter = __import__(entry.presenter, fromlist=["BOARD_TEMPLATE"])
-        template = JINJA.get_template(presenter.BOARD_TEMPLATE)
+        template = JINJA.get_template(presenters.get(entry.key).BOARD_TEMPLATE)
         assert template.filename.startswith(str(entry.templates_dir)), entry.key
 
 
