@@ -17,15 +17,14 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Exists, OuterRef, Prefetch, Subquery
-from django.db.models.expressions import RawSQL
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.selectors import preferences
-from games import chat, i18n, presenters, roles
+from games import chat, i18n, match_rows, presenters, roles
 from games.engine import registry
 from games.engine.replay import MODERATION, is_moderation, is_opening
 from games.models import (
@@ -45,7 +44,7 @@ from games.models import (
 )
 
 LOG_TAIL = 30
-MAX_ID = 2**63 - 1  # the largest primary key a BigAutoField holds
+MAX_ID = match_rows.MAX_ID
 
 
 def seat_of(match: Match, user) -> Seat | None:
@@ -185,44 +184,17 @@ def _may_see_private(pk: int, user, user_id, row: dict, gathering: bool) -> bool
 
 
 def _load_match(pk: int, user) -> Match | None:
-    """The match with its seats, players and profiles in one query (the seats
-    joined to their match). For a signed-in user the same query brings what
+    """The match with its seats, players and profiles in one statement
+    (``match_rows.read``). For a signed-in user the same statement brings what
     the panel and the page's top bar show of their other matches: the most
     urgent match waiting for them and the unread-notification count, each a
     subquery on an index, whatever the number of matches they have."""
-    if not 0 < pk <= MAX_ID:  # no such row; and a database cannot even compare it
-        return None
-    seats = Seat.objects.select_related("match", "user__profile").filter(match_id=pk)
-    if user is not None and user.is_authenticated:
-        seats = seats.annotate(
-            next_waiting_pk=Subquery(
-                Match.objects.filter(status=MatchStatus.ACTIVE, waiting_on=user)
-                .exclude(pk=pk)
-                .order_by("deadline")
-                .values("pk")[:1]
-            ),
-            unread=RawSQL(UNREAD_COUNT_SQL, [user.pk]),
-        )
-    rows = list(seats.order_by("index"))
-    if not rows:
-        return Match.objects.filter(pk=pk).first()
-    match = rows[0].match
-    for seat in rows:
-        seat.match = match
-    if user is not None and user.is_authenticated:
-        match.next_waiting_pk = rows[0].next_waiting_pk
-        match.unread_count = rows[0].unread
-    _remember_seats(match, rows)
+    viewer = user.pk if user is not None and user.is_authenticated else None
+    match, seats = match_rows.read(pk, waiting_for=viewer, unread_for=viewer)
+    if match is None:
+        return Match.objects.filter(pk=pk).first() if 0 < pk <= MAX_ID else None
+    match_rows.remember_seats(match, seats)
     return match
-
-
-def _remember_seats(match: Match, seats: list[Seat]) -> None:
-    """``match.seats.all()`` answers from ``seats`` (as a prefetch would)."""
-    match._prefetched_objects_cache = {}
-    queryset = match.seats.get_queryset()  # lazy: nothing is read here
-    queryset._result_cache = list(seats)
-    queryset._prefetch_done = True
-    match._prefetched_objects_cache["seats"] = queryset
 
 
 def get_match_for(pk: int, user, token: str | None = None) -> Match:
@@ -692,13 +664,6 @@ def public_log(match: Match) -> dict[str, Any]:
             )
         ],
     }
-
-
-# Unread entries behind the bell: one per match and kind, however many moves.
-UNREAD_COUNT_SQL = (
-    "SELECT COUNT(*) FROM (SELECT DISTINCT match_id, kind FROM games_notification"
-    " WHERE user_id = %s AND read_at IS NULL) AS unread"
-)
 
 
 def unread_count(user) -> int:

@@ -18,11 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, i18n, notifications, outbox
+from games import bots, clock, i18n, match_rows, notifications, outbox
 from games.engine import registry
 from games.engine.base import IllegalAction
 from games.errors import (
@@ -62,45 +61,19 @@ def seats_of(match: Match) -> list[Seat]:
 
 def lock_match_with_seats(match_id: int, player=None) -> tuple[Match | None, list[Seat]]:
     """Lock one match row and read it with its seats, players and profiles in
-    one statement (the seats joined to the match; only the match row is
-    locked). A match without seats (never the case once it has started) is
-    read by ``lock_match``. Returns (None, []) for an unknown id.
+    one statement (``match_rows.read``: only the match row is locked). A match
+    without seats (never the case once it has started) is read alone.
+    Returns (None, []) for an unknown id.
 
     With ``player``, the same statement also reads the player's most urgent
     other match waiting for them (``match.next_waiting_pk``, for the answer's
     "next match waiting" button; a move here does not change it)."""
-    if not 0 < match_id <= 2**63 - 1:  # no such row; a database cannot even compare it
-        return None, []
-    seats = Seat.objects.select_related("match", "user__profile").filter(match_id=match_id)
-    if player is not None:
-        seats = seats.annotate(
-            next_waiting_pk=Subquery(
-                Match.objects.filter(status=MatchStatus.ACTIVE, waiting_on=player)
-                .exclude(pk=match_id)
-                .order_by("deadline")
-                .values("pk")[:1]
-            )
-        )
-    rows = list(seats.select_for_update(no_key=True, of=("match",)).order_by("index"))
-    if not rows:
+    match, seats = match_rows.read(
+        match_id, lock=True, waiting_for=player.pk if player is not None else None
+    )
+    if match is None and 0 < match_id <= match_rows.MAX_ID:
         match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
-        return match, []
-    match = rows[0].match
-    for seat in rows:
-        seat.match = match
-    if player is not None:
-        match.next_waiting_pk = rows[0].next_waiting_pk
-    return match, rows
-
-
-def remember_seats(match: Match, seats: list[Seat]) -> None:
-    """Let ``match.seats.all()`` answer from seats already read (and locked)
-    with their players and profiles, so the answer to a write reads no more."""
-    match._prefetched_objects_cache = {}
-    queryset = match.seats.get_queryset()  # lazy: nothing is read here
-    queryset._result_cache = list(seats)
-    queryset._prefetch_done = True
-    match._prefetched_objects_cache["seats"] = queryset
+    return match, seats
 
 
 # Columns a move may change; only those that did are written back.
@@ -202,7 +175,7 @@ def submit_action(
         if queue_bots:
             queue_bots_after_commit(match, game, seats)
     # The answer to the move is drawn from the rows just read and written.
-    remember_seats(match, seats)
+    match_rows.remember_seats(match, seats)
     return move
 
 

@@ -97,7 +97,7 @@ def main() -> int:
     profile.disable()
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
-    stats.print_stats(SHOWN.pattern, args.top)
+    stats.print_stats(os.environ.get("PROFILE_PATTERN", SHOWN.pattern), args.top)
     print(out.getvalue())
     return 0
 

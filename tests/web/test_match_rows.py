@@ -1,0 +1,137 @@
+"""games.match_rows: the hand-written read of a match with its seats builds
+exactly the instances the ORM builds, on whichever database runs the suite
+(SQLite in ``make test``, PostgreSQL in the strict pass)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import Profile
+from games import lobby, match_rows, selectors, services
+from games.models import Match, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(instance) -> dict:
+    """Every stored value of an instance, as the ORM would set it."""
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def _orm_rows(pk: int):
+    match = Match.objects.get(pk=pk)
+    seats = list(Seat.objects.filter(match_id=pk).select_related("user__profile").order_by("index"))
+    return match, seats
+
+
+@pytest.fixture
+def busy_match(alice, bob, make_user):
+    """A started match with a bot seat, a vacation, a bank of time, a deadline
+    and JSON state: every kind of column the read has to convert."""
+    match = lobby.create_match(
+        user=alice,
+        game_key="nogi",
+        n_seats=3,
+        time_bank=timedelta(hours=5),
+        options={"first_player": "random"},
+    )
+    lobby.join_match(user=bob, match=match)
+    lobby.fill_with_bots(user=alice, match=match)
+    alice.profile.vacation_until = timezone.now() + timedelta(days=3)
+    alice.profile.timezone = "Europe/Prague"
+    alice.profile.save()
+    match.refresh_from_db()
+    return match
+
+
+def test_read_builds_what_the_orm_builds(busy_match):
+    match, seats = match_rows.read(busy_match.pk)
+    orm_match, orm_seats = _orm_rows(busy_match.pk)
+
+    assert _fields(match) == _fields(orm_match)
+    assert isinstance(match.state, dict) and match.deadline.tzinfo is not None
+    assert [_fields(s) for s in seats] == [_fields(s) for s in orm_seats]
+    assert [s.is_bot for s in seats] == [False, False, True]
+    for seat, orm_seat in zip(seats, orm_seats, strict=True):
+        if orm_seat.user_id is None:
+            continue
+        assert _fields(seat.user) == _fields(orm_seat.user)
+        assert _fields(seat.user.profile) == _fields(orm_seat.user.profile)
+    assert not match._state.adding and match._state.db == "default"
+
+
+def test_the_built_rows_answer_without_another_query(busy_match):
+    match, seats = match_rows.read(busy_match.pk)
+    with CaptureQueriesContext(connection) as queries:
+        assert seats[0].match is match
+        names = [(s.user.username if s.user else None) for s in seats]
+        languages = [s.user.profile.language for s in seats if s.user]
+    assert names == ["alice", "bob", None]
+    assert len(languages) == 2
+    assert queries.captured_queries == []
+
+
+def test_the_next_match_waiting_and_the_unread_count(alice, bob, make_user, nogi):
+    first = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.join_match(user=bob, match=first)
+    second = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.join_match(user=bob, match=second)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    waiting = first.waiting_on
+
+    match, _seats = match_rows.read(first.pk, waiting_for=waiting.pk, unread_for=waiting.pk)
+
+    expected = (
+        Match.objects.filter(status="active", waiting_on=waiting)
+        .exclude(pk=first.pk)
+        .order_by("deadline")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    assert match.next_waiting_pk == expected
+    assert match.unread_count == selectors.unread_count(waiting) > 0
+    stranger = make_user("stranger")
+    match, _seats = match_rows.read(first.pk, waiting_for=stranger.pk, unread_for=stranger.pk)
+    assert match.next_waiting_pk is None and match.unread_count == 0
+    match, _seats = match_rows.read(first.pk)
+    assert not hasattr(match, "next_waiting_pk") and not hasattr(match, "unread_count")
+
+
+@pytest.mark.parametrize("pk", [0, -1, 2**63, 10**30, 987654])
+def test_no_such_match(pk):
+    assert match_rows.read(pk) == (None, [])
+
+
+def test_a_match_without_seats_is_read_by_the_callers_alone(alice):
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    Seat.objects.filter(match=match).delete()
+    assert match_rows.read(match.pk) == (None, [])
+    with transaction.atomic():
+        locked, seats = services.lock_match_with_seats(match.pk)
+    assert locked.pk == match.pk and seats == []
+
+
+def test_the_lock_is_on_the_match_row_only_where_the_database_locks_rows(busy_match):
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        match_rows.read(busy_match.pk, lock=True)
+    (sql,) = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    if connection.features.has_select_for_update:
+        assert sql.endswith("FOR NO KEY UPDATE OF m")
+    else:  # SQLite locks the whole database for a write instead
+        assert "FOR " not in sql.split("ORDER BY")[-1]
+
+
+def test_a_new_column_is_read_without_touching_the_module():
+    """The statement's columns are the models' concrete fields, in order."""
+    sql = match_rows._statement(connection.vendor, False, False, False)
+    quote = connection.ops.quote_name
+    for model, alias in ((Seat, "s"), (Match, "m"), (get_user_model(), "u"), (Profile, "p")):
+        for field in model._meta.concrete_fields:
+            assert f"{quote(alias)}.{quote(field.column)}" in sql
