@@ -52,7 +52,6 @@ import json
 
 import jinja2
 from django.template.defaultfilters import add
-from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -60,6 +59,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from games import icons
 from games.engine import registry
+from games.presenters import MatchUrls
 from games.template_loader import JINJA_SUFFIX
 
 ONLY_YOU = gettext_noop("Only you can see this")
@@ -80,22 +80,23 @@ class CatalogLoader(jinja2.BaseLoader):
 def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
     """The attributes of a clickable choice, from the match in ``context``."""
     match = context["match"]
+    urls = context.get("urls") or MatchUrls.of(match.pk)
     token = context.get("token")
     query = {"path": choice.path}
     if token:
         query["token"] = token
     attrs = {
-        "href": f"{reverse('match_detail', args=[match.pk])}?{urlencode(query)}",
+        "href": f"{urls.detail}?{urlencode(query)}",
         "data-path": choice.path,
         "hx-target": "#match-panel",
         "hx-swap": "outerHTML",
         "aria-label": str(choice.label),
     }
     if choice.action_json is not None:
-        attrs["hx-post"] = reverse("match_act", args=[match.pk])
+        attrs["hx-post"] = urls.act
         attrs["hx-vals"] = json.dumps({"action": choice.action_json, "version": match.version})
     else:
-        attrs["hx-get"] = f"{reverse('match_panel', args=[match.pk])}?{urlencode(query)}"
+        attrs["hx-get"] = f"{urls.panel}?{urlencode(query)}"
         # The address keeps the half-chosen move, so a reload comes back to it.
         attrs["hx-push-url"] = attrs["href"]
     classes = ["board-choice"]

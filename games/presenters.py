@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.engine import registry
@@ -94,6 +95,24 @@ def get(game_key: str):
     if missing:
         raise TypeError(f"{module.__name__} lacks {', '.join(missing)}.")
     return module
+
+
+@dataclass(frozen=True)
+class MatchUrls:
+    """The addresses a match's choices link to, reversed once per answer: a
+    turn's choices name them dozens of times, on the board and in the list."""
+
+    detail: str
+    act: str
+    panel: str
+
+    @classmethod
+    def of(cls, pk: int) -> MatchUrls:
+        return cls(
+            detail=reverse("match_detail", args=[pk]),
+            act=reverse("match_act", args=[pk]),
+            panel=reverse("match_panel", args=[pk]),
+        )
 
 
 @dataclass

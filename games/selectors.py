@@ -399,6 +399,7 @@ def match_panel(
         "option_rows": option_rows(game, match.options),
         "time_per_move_label": time_per_move_label(match.time_per_move),
         "poll_seconds": settings.SMOKI["POLL_SECONDS"],
+        "urls": presenters.MatchUrls.of(match.pk),
     }
     context["chat"] = chat.visible_messages(match)
     context["can_chat"] = me is not None

@@ -5,9 +5,10 @@ log sentences, and the clicks that build a move. Works on ``view`` output only, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.catalog.nogi import components as C
 
@@ -59,7 +60,15 @@ DIE = 52
 
 
 def colour_name(colour: str) -> str:
-    return str(COLOUR_NAMES.get(colour, colour))
+    return _colour_names(get_language()).get(colour, colour)
+
+
+@cache
+def _colour_names(language: str) -> dict[str, str]:
+    """The colours in ``language`` (the active one): a board and its log name
+    colours dozens of times per answer, and a catalogue never changes while
+    the process runs."""
+    return {colour: str(name) for colour, name in COLOUR_NAMES.items()}
 
 
 def face_text(face: dict) -> str:
@@ -75,16 +84,21 @@ def face_text(face: dict) -> str:
     }[kind]
 
 
+# What each kind of face does, worded once per call (not all six every time:
+# a board names every rolled die's face).
+FACE_SENTENCES = {
+    C.NUM: gettext_lazy("forward %(n)s"),
+    C.NUM_KEEP: gettext_lazy("forward %(n)s, die returns"),
+    C.NUM_ANY: gettext_lazy("any knight forward %(n)s"),
+    C.MINUS: gettext_lazy("back to the nearest knight"),
+    C.PLUS: gettext_lazy("forward to the nearest knight"),
+    C.ONE_PLUS_ONE: gettext_lazy("two knights forward 1, die returns"),
+}
+
+
 def face_sentence(face: dict) -> str:
-    kind, n = face["kind"], face.get("n")
-    return {
-        C.NUM: _("forward %(n)s") % {"n": n},
-        C.NUM_KEEP: _("forward %(n)s, die returns") % {"n": n},
-        C.NUM_ANY: _("any knight forward %(n)s") % {"n": n},
-        C.MINUS: _("back to the nearest knight"),
-        C.PLUS: _("forward to the nearest knight"),
-        C.ONE_PLUS_ONE: _("two knights forward 1, die returns"),
-    }[kind]
+    sentence = str(FACE_SENTENCES[face["kind"]])
+    return sentence % {"n": face.get("n")} if "%(n)s" in sentence else sentence
 
 
 def track_place(number: int, columns: int) -> tuple[int, int]:
