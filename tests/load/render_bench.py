@@ -10,7 +10,8 @@ plays ``--moves`` bot moves, then, for the player to move, times in-process:
 - ``render``: the panel template drawn from that context,
 
 each the median of ``--renders`` runs, in ms, with the number of template
-variables the render resolved. A one-query view's cost is printed first as
+variables the render resolved and of catalogue look-ups (gettext) the
+context and the render made together. A one-query view's cost is printed first as
 the baseline (as in ``make load``), since the machine's load moves every
 absolute figure. Prints numbers; asserts nothing.
 """
@@ -58,6 +59,7 @@ def main() -> int:
     from django.template import engines
     from django.template.base import Variable
     from django.test import RequestFactory
+    from django.utils import translation
 
     from games import bots, lobby, selectors, services
     from games.engine import registry
@@ -72,7 +74,10 @@ def main() -> int:
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     baseline = _median_ms(lambda: Match.objects.filter(pk=0).exists(), args.renders)
     print(f"baseline (one query, SQLite): {baseline:.3f} ms")
-    print(f"{'game':16} {'context ms':>10} {'render ms':>10} {'variables':>10} {'bytes':>8}")
+    print(
+        f"{'game':16} {'context ms':>10} {'render ms':>10} {'variables':>10}"
+        f" {'gettext':>8} {'bytes':>8}"
+    )
     keys = args.only or [game.key for game in registry.all()]
     for key in keys:
         game = registry.get(key)
@@ -110,11 +115,25 @@ def main() -> int:
         Variable.resolve = counting
         template.render(ctx, request)
         Variable.resolve = resolve
+        looked_up = [0]
+        translation.gettext("")  # Django binds its catalogue function on first use
+        lookup = translation._trans.gettext
+
+        def counting_lookup(message, looked_up=looked_up, lookup=lookup):
+            looked_up[0] += 1
+            return lookup(message)
+
+        translation._trans.gettext = counting_lookup
+        template.render(context(), request)
+        translation._trans.gettext = lookup
         context_ms = _median_ms(context, args.renders)
         render_ms = _median_ms(
             lambda ctx=ctx, request=request: template.render(ctx, request), args.renders
         )
-        print(f"{key:16} {context_ms:10.2f} {render_ms:10.2f} {counted[0]:10d} {len(html):8d}")
+        print(
+            f"{key:16} {context_ms:10.2f} {render_ms:10.2f} {counted[0]:10d}"
+            f" {looked_up[0]:8d} {len(html):8d}"
+        )
     return 0
 
 
