@@ -39,12 +39,14 @@ class _Table:
 
     model: type
     alias: str
+    start: int  # where its columns begin and end in the statement's rows
+    end: int
     attnames: tuple[str, ...]
     columns: tuple[str, ...]  # "alias"."column", in attnames' order
     converters: tuple[tuple[int, tuple, object], ...]  # (position, converters, expression)
 
     @classmethod
-    def of(cls, model, alias: str) -> _Table:
+    def of(cls, model, alias: str, start: int) -> _Table:
         quote = connection.ops.quote_name
         fields = model._meta.concrete_fields
         converters = []
@@ -58,10 +60,15 @@ class _Table:
         return cls(
             model=model,
             alias=alias,
+            start=start,
+            end=start + len(fields),
             attnames=tuple(field.attname for field in fields),
             columns=tuple(f"{quote(alias)}.{quote(field.column)}" for field in fields),
             converters=tuple(converters),
         )
+
+    def values(self, row: tuple) -> list:
+        return list(row[self.start : self.end])
 
     def build(self, values: list):
         """The instance these values describe, or None for a LEFT JOIN's empty side."""
@@ -77,12 +84,12 @@ class _Table:
 def _tables(vendor: str) -> tuple[_Table, ...]:
     """Seat, match, user, profile: the order of the statement's columns."""
     del vendor  # part of the cache key only: quoting and converters differ per backend
-    return (
-        _Table.of(Seat, "s"),
-        _Table.of(Match, "m"),
-        _Table.of(get_user_model(), "u"),
-        _Table.of(Profile, "p"),
-    )
+    tables = []
+    start = 0
+    for model, alias in ((Seat, "s"), (Match, "m"), (get_user_model(), "u"), (Profile, "p")):
+        tables.append(_Table.of(model, alias, start))
+        start = tables[-1].end
+    return tuple(tables)
 
 
 @cache
@@ -146,26 +153,21 @@ def read(
         rows = cursor.fetchall()
     if not rows:
         return None, []
-    tables = _tables(connection.vendor)
-    match = None
+    seat_table, match_table, user_table, profile_table = _tables(connection.vendor)
+    # Every row repeats the match's columns: its state is decoded once, from the first.
+    match = match_table.build(match_table.values(rows[0]))
     seats = []
     for row in rows:
-        values = list(row)
-        built = []
-        start = 0
-        for table in tables:
-            end = start + len(table.attnames)
-            built.append(table.build(values[start:end]))
-            start = end
-        seat, row_match, user, profile = built
-        match = match or row_match
+        seat = seat_table.build(seat_table.values(row))
         seat.match = match
+        user = user_table.build(user_table.values(row))
         if user is not None:
             seat.user = user
+            profile = profile_table.build(profile_table.values(row))
             if profile is not None:
                 user.profile = profile
         seats.append(seat)
-    extra = rows[0][start:]
+    extra = rows[0][profile_table.end :]
     if waiting:
         match.next_waiting_pk, extra = extra[0], extra[1:]
     if unread:
