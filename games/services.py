@@ -93,14 +93,15 @@ _MOVE_FIELDS = (
 
 def _save_changed(match: Match, before: dict) -> None:
     """Write the new state and version, and of the other columns only those
-    that changed (a move's UPDATE then carries little beside the state)."""
+    that changed (a move's UPDATE then carries little beside the state), in
+    the statement ``match_rows.update`` keeps for that set of columns."""
     fields = ["state", "version", "updated_at"]
     fields += [
         name.removesuffix("_id") if name.endswith("_id") else name
         for name in _MOVE_FIELDS
         if getattr(match, name) != before[name]
     ]
-    match.save(update_fields=fields)
+    match_rows.update(match, fields)
 
 
 def submit_action(
@@ -163,14 +164,16 @@ def submit_action(
         with notifications.batched(match):
             settle_after_change(match, game, seats, mover=seat)
         _save_changed(match, before)
-        move = Move.objects.create(
-            match=match,
-            seq=match.version,
-            seat=seat.index,
-            action=action,
-            events=events,
-            actor_kind=actor_kind,
-            actor=user if user is not None and user.is_authenticated else None,
+        move = match_rows.insert(
+            Move(
+                match=match,
+                seq=match.version,
+                seat=seat.index,
+                action=action,
+                events=events,
+                actor_kind=actor_kind,
+                actor=user if user is not None and user.is_authenticated else None,
+            )
         )
         if queue_bots:
             queue_bots_after_commit(match, game, seats)

@@ -1,5 +1,6 @@
 """games.match_rows: the hand-written read of a match with its seats builds
-exactly the instances the ORM builds, on whichever database runs the suite
+exactly the instances the ORM builds, and the move's writes store what the
+ORM would have stored, on whichever database runs the suite
 (SQLite in ``make test``, PostgreSQL in the strict pass)."""
 
 from __future__ import annotations
@@ -8,13 +9,14 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Profile
 from games import lobby, match_rows, selectors, services
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
+from tests.conftest import play_one, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +137,42 @@ def test_a_new_column_is_read_without_touching_the_module():
     for model, alias in ((Seat, "s"), (Match, "m"), (get_user_model(), "u"), (Profile, "p")):
         for field in model._meta.concrete_fields:
             assert f"{quote(alias)}.{quote(field.column)}" in sql
+
+
+def test_a_move_writes_what_the_orm_would_have_written(started_match, nogi):
+    before = Match.objects.get(pk=started_match.pk)
+    move = play_one(started_match, nogi)
+
+    stored = Match.objects.get(pk=started_match.pk)
+    assert _fields(stored) == _fields(move.match)
+    assert stored.version == before.version + 1 and stored.state != before.state
+    assert stored.updated_at > before.updated_at  # auto_now, as save() sets it
+    row = Move.objects.get(match=started_match, seq=stored.version)
+    assert _fields(row) == _fields(move)
+    assert row.created_at is not None and isinstance(row.events, list) and row.events
+    assert row.actor_id == user_to_move(before, nogi).pk
+    assert not move._state.adding and move.pk == row.pk
+
+
+def test_update_of_a_missing_row_fails_loudly(started_match):
+    match = Match.objects.get(pk=started_match.pk)
+    match.pk = 10**12  # no such row
+    with pytest.raises(DatabaseError, match="was not updated"):
+        match_rows.update(match, ["version"])
+
+
+def test_insert_keeps_the_log_unique_and_changes_nothing_when_refused(started_match, nogi):
+    move = play_one(started_match, nogi)
+    logged = Move.objects.filter(match=started_match).count()
+    twin = Move(match=move.match, seq=move.seq, seat=move.seat, action={}, events=[])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        match_rows.insert(twin)
+    assert twin.pk is None and twin._state.adding
+    assert Move.objects.filter(match=started_match).count() == logged
+
+
+def test_the_statements_write_only_the_named_columns(started_match):
+    sql, _fields_written = match_rows._update_statement(Match, ("state", "version"))
+    quote = connection.ops.quote_name
+    assert sql.startswith(f"UPDATE {quote('games_match')} SET {quote('state')} = %s, ")
+    assert quote("status") not in sql
