@@ -36,3 +36,11 @@ def test_an_import_climbing_a_layer_is_refused():
         importer="games.services", imported="games.views", line_number=1, line_contents=""
     )
     assert not _layers_contract().check(graph, verbose=False).kept
+
+
+def test_the_architecture_notes_show_the_layers_as_they_are():
+    """docs/architecture.md draws the layers; they must be the ones enforced."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in config["contracts"] if c["type"] == "layers"]
+    notes = (ROOT / "docs" / "architecture.md").read_text()
+    assert "```\n" + "\n".join(layers) + "\n```" in notes
