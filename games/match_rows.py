@@ -6,7 +6,7 @@ once per process as SQL rather than built by the ORM on each request:
 building and compiling the equivalent queryset (``select_related`` over four
 tables, a subquery, ``select_for_update(of=...)``) took 1.5 ms of CPU per move
 against 0.3 ms for PostgreSQL to answer it; the statement below, with the
-rows turned into model instances by ``Model.from_db``, takes about 0.4 ms in
+rows turned into model instances by ``Model.from_db``, takes 0.4–0.6 ms in
 all (docs/performance.md). The columns come from the models' ``_meta``, so a
 new field is read without touching this module, and each value passes
 through the same converters the ORM applies (JSON, durations, SQLite's
@@ -194,7 +194,8 @@ def remember_seats(match: Match, seats: list[Seat]) -> None:
 
 
 @cache
-def _update_statement(model, names: tuple[str, ...]) -> tuple[str, tuple]:
+def _update_statement(vendor: str, model, names: tuple[str, ...]) -> tuple[str, tuple]:
+    del vendor  # part of the cache key only, as for the read
     quote = connection.ops.quote_name
     fields = tuple(model._meta.get_field(name) for name in names)
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
@@ -209,7 +210,7 @@ def update(instance, names: list[str]) -> None:
     """Write the fields ``names`` of a row read before, as
     ``instance.save(update_fields=names)`` does (signals aside: none listens
     to a match's saves)."""
-    sql, fields = _update_statement(type(instance), tuple(names))
+    sql, fields = _update_statement(connection.vendor, type(instance), tuple(names))
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields
     ]
@@ -220,7 +221,8 @@ def update(instance, names: list[str]) -> None:
 
 
 @cache
-def _insert_statement(model) -> tuple[str, tuple]:
+def _insert_statement(vendor: str, model) -> tuple[str, tuple]:
+    del vendor  # part of the cache key only, as for the read
     quote = connection.ops.quote_name
     fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
     columns = ", ".join(quote(field.column) for field in fields)
@@ -235,7 +237,7 @@ def _insert_statement(model) -> tuple[str, tuple]:
 def insert(instance):
     """Add ``instance`` (a new row with a database-made primary key) as
     ``instance.save()`` does, and return it with its primary key."""
-    sql, fields = _insert_statement(type(instance))
+    sql, fields = _insert_statement(connection.vendor, type(instance))
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
     ]

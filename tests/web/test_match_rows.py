@@ -172,7 +172,9 @@ def test_insert_keeps_the_log_unique_and_changes_nothing_when_refused(started_ma
 
 
 def test_the_statements_write_only_the_named_columns(started_match):
-    sql, _fields_written = match_rows._update_statement(Match, ("state", "version"))
+    sql, _fields_written = match_rows._update_statement(
+        connection.vendor, Match, ("state", "version")
+    )
     quote = connection.ops.quote_name
     assert sql.startswith(f"UPDATE {quote('games_match')} SET {quote('state')} = %s, ")
     assert quote("status") not in sql
