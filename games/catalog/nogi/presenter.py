@@ -5,12 +5,12 @@ log sentences, and the clicks that build a move. Works on ``view`` output only, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.catalog.nogi import components as C
+from games.catalog.wording import per_language
 
 BOARD_TEMPLATE = "games/nogi/board.jinja"
 # Log sentences do not name the actor; the log shows the seat's name first.
@@ -59,16 +59,9 @@ TRACK_COLUMNS = (9, 6, 4)
 DIE = 52
 
 
+@per_language
 def colour_name(colour: str) -> str:
-    return _colour_names(get_language()).get(colour, colour)
-
-
-@cache
-def _colour_names(language: str) -> dict[str, str]:
-    """The colours in ``language`` (the active one): a board and its log name
-    colours dozens of times per answer, and a catalogue never changes while
-    the process runs."""
-    return {colour: str(name) for colour, name in COLOUR_NAMES.items()}
+    return str(COLOUR_NAMES.get(colour, colour))
 
 
 def face_text(face: dict) -> str:

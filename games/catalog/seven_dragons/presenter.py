@@ -23,6 +23,7 @@ from games.catalog.seven_dragons.rules import (
     SEVEN,
     parse_cell,
 )
+from games.catalog.wording import per_language
 
 BOARD_TEMPLATE = "games/seven_dragons/board.jinja"
 # The sentences name who acted ("Ada placed ..."), so the log omits the seat name.
@@ -61,12 +62,14 @@ PATTERN = {
 QUAD_OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))
 
 
+@per_language
 def colour_name(colour: str) -> str:
     if colour == C.WILD:
         return _("any colour")
     return _(C.COLOUR_NAMES[colour])
 
 
+@per_language
 def card_label(card: str) -> str:
     """A card named for people: its action, or its colours from top left."""
     if C.is_action(card):
@@ -83,11 +86,13 @@ def card_label(card: str) -> str:
     return _("dragon card %(colours)s") % {"colours": "/".join(colour_name(c) for c in colours)}
 
 
+@per_language
 def cell_label(key: str) -> str:
     x, y = parse_cell(key)
     return _("column %(x)s, row %(y)s") % {"x": x, "y": y}
 
 
+@per_language
 def rot_label(rot: int) -> str:
     return _("upright") if rot == 0 else _("turned upside down")
 

@@ -13,6 +13,7 @@ from games.catalog.drakon.presenter.texts import (
     room_with_place,
 )
 from games.catalog.drakon.rules import MASKS
+from games.catalog.wording import per_language
 
 
 def _tile_label(view: dict, tile: int) -> str:
@@ -29,6 +30,7 @@ def _room_at(view: dict, at: str) -> str:
     return place_name(at, origin_of(view))
 
 
+@per_language
 def _rot_label(rot: int) -> str:
     return _("turned %(deg)s°") % {"deg": rot * 90}
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.catalog.wording import per_language
+
 ROOM_NAMES = {
     "entrance": gettext_lazy("Entrance Chamber"),
     "empty": gettext_lazy("Empty Chamber"),
@@ -157,6 +159,7 @@ CLASSIC_HERO_TEXTS = {
 }
 
 
+@per_language
 def room_name(room: str) -> str:
     return str(ROOM_NAMES.get(room, room))
 
@@ -221,6 +224,7 @@ def describe_pending(view: dict, names: list[str]) -> str:
     return str(texts.get(pending["kind"], _("%(who)s decides."))) % {"who": who}
 
 
+@per_language
 def place_name(at: str, origin: str = "entrance") -> str:
     """A cell named from the edition's first room, never by coordinates nobody sees:
     "the Entrance", "1 east of the Entrance", "2 north, 1 west of the Entrance"; in
