@@ -84,7 +84,7 @@ def test_parallel_hits_never_slip_under_the_limit_in_local_memory():
     limit = limits.Limit("test-threads", 6, WINDOW)
     _inside_one_window()
     assert _hit_together(limit, 30) == 6
-    assert limits.hit(limits.Limit("test-threads", 6, WINDOW), "someone else")
+    assert limits.hit(limits.Limit("test-threads", 6, WINDOW), "someone-else")
 
 
 # Run by each process: Django set up from scratch on Redis, five hits.
