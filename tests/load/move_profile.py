@@ -1,6 +1,6 @@
 """Where an htmx move's time goes: CPU per move and a profile, in-process.
 
-    uv run python tests/load/move_profile.py [--matches 40] [--moves 300] [--top 40]
+    uv run python tests/load/move_profile.py [--matches 40] [--moves 300] [--top 40] [--show RE]
 
 On PostgreSQL (DATABASE_URL, default ``smoki_prof`` on 127.0.0.1, created if
 missing) with ``DEBUG=false``: creates two-player Nogi matches with logged-in
@@ -39,6 +39,12 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument(
+        "--show",
+        default=SHOWN.pattern,
+        help="a regular expression of the functions the profile lists"
+        " (default: the site's code and Django's entry points; '.' lists every one)",
+    )
     args = parser.parse_args()
 
     sys.path[:0] = [str(BASE_DIR), str(BASE_DIR / "tests" / "load")]
@@ -97,7 +103,7 @@ def main() -> int:
     profile.disable()
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
-    stats.print_stats(os.environ.get("PROFILE_PATTERN", SHOWN.pattern), args.top)
+    stats.print_stats(args.show, args.top)
     print(out.getvalue())
     return 0
 
