@@ -11,7 +11,8 @@ plays ``--moves`` bot moves, then, for the player to move, times in-process:
 
 each the median of ``--renders`` runs, in ms, with the number of template
 variables the render resolved and of catalogue look-ups (gettext) the
-context and the render made together. A one-query view's cost is printed first as
+context and the render made together, counted at the third drawing, as a
+process that has drawn panels before draws it. A one-query view's cost is printed first as
 the baseline (as in ``make load``), since the machine's load moves every
 absolute figure. Prints numbers; asserts nothing.
 """

@@ -90,8 +90,8 @@ FACE_SENTENCES = {
 
 
 def face_sentence(face: dict) -> str:
-    sentence = str(FACE_SENTENCES[face["kind"]])
-    return sentence % {"n": face.get("n")} if "%(n)s" in sentence else sentence
+    # A sentence without a number ignores the mapping it is given.
+    return str(FACE_SENTENCES[face["kind"]]) % {"n": face.get("n")}
 
 
 def track_place(number: int, columns: int) -> tuple[int, int]:
