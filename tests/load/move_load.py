@@ -18,7 +18,9 @@ What it does, all on this machine (127.0.0.1 only):
      by) if the site has it, else ``/healthz`` (no query),
    - the poll ``GET /m/<pk>/panel/?since=...`` answering 204 (the URL is
      read from the match page, as the browser does),
-   - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header.
+   - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header,
+   - the same move POSTs as a plain form (no htmx), answered by a redirect
+     and no panel: how much of an htmx move its answer costs.
    Each phase stops after a number of requests or seconds, whichever comes
    first. The three phases run in turn ``--rounds`` times (3 by default),
    each round with a share of the requests, so a burst of other work on a
@@ -75,6 +77,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=16, help="client threads")
     parser.add_argument("--moves", type=int, default=2000, help="move requests at most")
     parser.add_argument("--move-seconds", type=float, default=60, help="move phase at most")
+    parser.add_argument(
+        "--form-moves",
+        type=int,
+        default=600,
+        help="plain-form move requests at most (answered by a redirect, no panel drawn)",
+    )
     parser.add_argument("--baseline-requests", type=int, default=3000)
     parser.add_argument("--baseline-seconds", type=float, default=20)
     parser.add_argument(
@@ -478,7 +486,7 @@ def main() -> int:
         owned = [games[i :: args.concurrency] for i in range(args.concurrency)]
         cursor = [0] * args.concurrency
 
-        def move(i: int):
+        def move(i: int, htmx: bool = True):
             mine = [g for g in owned[i] if not g.state["over"]]
             g = mine[cursor[i] % len(mine)]
             cursor[i] += 1
@@ -489,13 +497,14 @@ def main() -> int:
             headers = {
                 "Cookie": player.cookie,
                 "X-CSRFToken": player.csrf,
-                "HX-Request": "true",
                 "Content-Type": "application/x-www-form-urlencoded",
             }
+            if htmx:
+                headers["HX-Request"] = "true"
             status, latency, _body = timed(
                 "POST", port, f"/m/{g.pk}/act/", body=body, headers=headers
             )
-            if status == 200:
+            if status == (200 if htmx else 302):
                 g.state = game.apply(g.state, seat, action)[0]
                 g.version += 1
                 g.moves_sent += 1
@@ -504,9 +513,9 @@ def main() -> int:
                 g.state, g.version = fresh.state, fresh.version
             return status, latency
 
-        def move_and_close(i: int):
+        def move_and_close(i: int, htmx: bool = True):
             try:
-                return move(i)
+                return move(i, htmx)
             finally:
                 connection.close()  # only opened to resynchronise; one per thread
 
@@ -541,6 +550,15 @@ def main() -> int:
                 args.moves // share,
                 args.move_seconds / share,
                 move_and_close,
+            )
+            this_round.append(phase)
+            phase = Phase("move (form)", 302)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.form_moves // share,
+                args.move_seconds / share,
+                lambda i: move_and_close(i, htmx=False),
             )
             this_round.append(phase)
             rounds.append(this_round)
