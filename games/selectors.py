@@ -451,7 +451,7 @@ def match_panel(
         context["can_rematch"] = (
             me is not None and not me.is_bot and match.status == MatchStatus.FINISHED
         )
-    recent = list(Move.objects.filter(match=match).order_by("-seq")[:LOG_TAIL])[::-1]
+    recent = match_rows.recent_moves(match.pk, LOG_TAIL)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
     context["log"] = log_lines(match, log_names, viewer, recent)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))

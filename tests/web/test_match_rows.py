@@ -178,3 +178,21 @@ def test_the_statements_write_only_the_named_columns(started_match):
     quote = connection.ops.quote_name
     assert sql.startswith(f"UPDATE {quote('games_match')} SET {quote('state')} = %s, ")
     assert quote("status") not in sql
+
+
+def test_recent_moves_are_the_orms_last_rows_oldest_first(started_match, nogi):
+    for _i in range(5):
+        play_one(started_match, nogi)
+    other = lobby.create_match(user=started_match.seats.first().user, game_key="nogi", n_seats=2)
+    total = Move.objects.filter(match=started_match).count()
+    assert total >= 5 and not Move.objects.filter(match=other).exists()
+    for limit in (1, 3, total, total + 10):
+        orm = list(Move.objects.filter(match=started_match).order_by("-seq")[:limit])[::-1]
+        with CaptureQueriesContext(connection) as queries:
+            rows = match_rows.recent_moves(started_match.pk, limit)
+            [_fields(move) for move in rows]  # every field loaded: no deferred reads
+        assert len(queries) == 1 and " LIMIT " in queries[0]["sql"]
+        assert [_fields(move) for move in rows] == [_fields(move) for move in orm]
+        assert [move.seq for move in rows] == sorted(move.seq for move in rows)
+        assert all(isinstance(move.events, list) for move in rows)
+    assert match_rows.recent_moves(other.pk, 30) == []
