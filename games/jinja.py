@@ -119,7 +119,10 @@ def board_choice(context, choice, extra_class: str = "", tag: str = "a", caller=
     if tag != "a":
         attrs["role"] = "link"
         attrs["tabindex"] = "0"
-    rendered = " ".join(format_html('{}="{}"', name, value) for name, value in attrs.items())
+    # Escaped one by one, without format_html: a Drakon turn draws dozens of these.
+    rendered = " ".join(
+        f'{conditional_escape(name)}="{conditional_escape(value)}"' for name, value in attrs.items()
+    )
     return mark_safe(f"<{tag} {rendered}>{inner}</{tag}>")  # attrs escaped above
 
 

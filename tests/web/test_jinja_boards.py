@@ -8,6 +8,9 @@ toolkit's clicks and secret panels, and no localised numbers.
 
 from __future__ import annotations
 
+import json
+import re
+from html import unescape
 from types import SimpleNamespace
 
 import pytest
@@ -68,6 +71,17 @@ def test_a_choice_is_a_link_with_the_matchs_urls_and_none_is_plain():
     assert draw(source, c=None, match=match) == "<rect/>"
 
 
+def test_a_final_choice_posts_its_action_with_every_attribute_escaped():
+    choice = Choice(key="k", path="d", label='"Go" & win', action_json='{"die": "red"}')
+    match = SimpleNamespace(pk=41, version=3)
+    html = draw("{% call board_choice(c) %}<rect/>{% endcall %}", c=choice, match=match)
+    assert 'hx-post="/m/41/act/"' in html and 'class="board-choice final"' in html
+    assert 'aria-label="&quot;Go&quot; &amp; win"' in html
+    vals = re.search(r'hx-vals="([^"]*)"', html).group(1)
+    assert json.loads(unescape(vals)) == {"action": '{"die": "red"}', "version": 3}
+    assert "hx-get" not in html
+
+
 def test_secrets_are_labelled_panels_and_the_role_follows_the_choices():
     html = draw("{% call only_you() %}<p>mine</p>{% endcall %}")
     assert html == (
@@ -96,7 +110,6 @@ def test_render_to_string_of_a_board_goes_to_jinja2_and_other_templates_to_djang
 def test_make_messages_gathers_every_string_of_every_board():
     """Django's makemessages reads ``_("…")`` in any template it is given; a board
     that hid a string from it (say ``_("a" ~ b)``) would lose its translation."""
-    import re
 
     from django.utils.translation.template import templatize
 
