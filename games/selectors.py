@@ -709,10 +709,16 @@ def recent_notifications(user, limit: int = 50) -> list:
     return rows
 
 
+def due_matches(now):
+    """Active matches the sweep must look at now (uses the wake_at partial index),
+    the longest due first. Matches due at the same instant (a burst of games
+    started together) go oldest first, so the sweep's batches are the same
+    on every database."""
+    return Match.objects.filter(
+        status=MatchStatus.ACTIVE, wake_at__isnull=False, wake_at__lte=now
+    ).order_by("wake_at", "pk")
+
+
 def due_match_ids(now, limit: int = 1000) -> list[int]:
-    """Active matches the sweep must look at now (uses the wake_at partial index)."""
-    return list(
-        Match.objects.filter(status=MatchStatus.ACTIVE, wake_at__isnull=False, wake_at__lte=now)
-        .order_by("wake_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+    """The ids of ``due_matches``, at most ``limit`` of them."""
+    return list(due_matches(now).values_list("pk", flat=True)[:limit])

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from games import tasks, timeouts
+from games import selectors, tasks, timeouts
 from games.models import Match, Move
 from tests.tasks.conftest import DAY, START, two_player
 
@@ -77,3 +77,14 @@ def test_the_beat_task_hands_each_further_batch_to_wake_matches(
         tasks.wake_matches.apply(args=(batch,))
     assert _moves_made(ids) == 5
     assert not Match.objects.filter(pk__in=ids, wake_at__lte=LATE).exists(), "none still due"
+
+
+def test_matches_due_at_the_same_instant_go_oldest_first(traveller, alice, bob):
+    """Ties (games started together under one clock) are broken by age, not by
+    where the database happens to keep the rows: rewrite the oldest ones last."""
+    ids = _due(alice, bob, 4)
+    for pk in ids[:2]:
+        Match.objects.filter(pk=pk).update(n_seats=2)  # a new row version on PostgreSQL
+    assert len(set(Match.objects.filter(pk__in=ids).values_list("wake_at", flat=True))) == 1
+    traveller.move_to(LATE)
+    assert selectors.due_match_ids(LATE) == ids
