@@ -105,7 +105,14 @@ def _tables(vendor: str) -> tuple[_Table, ...]:
 
 
 @cache
-def _statement(vendor: str, lock: bool, waiting: bool, unread: bool) -> str:
+def _statement(
+    vendor: str,
+    lock: bool,
+    waiting: bool,
+    unread: bool,
+    skip_locked: bool = False,
+    due: bool = False,
+) -> str:
     quote = connection.ops.quote_name
     seat, match, user, profile = _tables(vendor)
     columns = [column for table in (seat, match, user, profile) for column in table.columns]
@@ -126,8 +133,11 @@ def _statement(vendor: str, lock: bool, waiting: bool, unread: bool) -> str:
         f" LEFT OUTER JOIN {quote(user.model._meta.db_table)} u"
         f" ON u.{quote(user.model._meta.pk.column)} = s.{quote('user_id')}"
         f" LEFT OUTER JOIN {quote(Profile._meta.db_table)} p ON p.{quote('user_id')} = u.{quote(user.model._meta.pk.column)}"
-        f" WHERE s.{quote('match_id')} = %s ORDER BY s.{quote('index')} ASC"
+        f" WHERE s.{quote('match_id')} = %s"
     )
+    if due:
+        sql += f" AND m.{quote('status')} = %s AND m.{quote('wake_at')} <= %s"
+    sql += f" ORDER BY s.{quote('index')} ASC"
     if lock and connection.features.has_select_for_update:
         # Only the match row: seats and players are read, not locked. NO KEY
         # lets the move log's inserts (which reference the match) go on.
@@ -136,16 +146,28 @@ def _statement(vendor: str, lock: bool, waiting: bool, unread: bool) -> str:
             if connection.features.has_select_for_no_key_update
             else " FOR UPDATE OF m"
         )
+        if skip_locked and connection.features.has_select_for_update_skip_locked:
+            sql += " SKIP LOCKED"
     return sql
 
 
 def read(
-    match_id: int, *, lock: bool = False, waiting_for=None, unread_for=None
+    match_id: int,
+    *,
+    lock: bool = False,
+    skip_locked: bool = False,
+    due_by=None,
+    waiting_for=None,
+    unread_for=None,
 ) -> tuple[Match | None, list[Seat]]:
     """The match ``match_id`` with its seats (by index), each seat's player and
     profile; (None, []) if there is no such match with seats.
 
-    ``lock``: lock the match row until the transaction ends. ``waiting_for``:
+    ``lock``: lock the match row until the transaction ends; with
+    ``skip_locked``, a row another transaction holds is not waited for but
+    read as missing (the sweep's way: another sweeper or a move has it).
+    ``due_by``: a time; only an active match whose ``wake_at`` has come by
+    then is read (the sweep's condition, checked under the lock). ``waiting_for``:
     a user id; ``match.next_waiting_pk`` is then their most urgent other match
     waiting for them (or None). ``unread_for``: a user id; ``match.unread_count``
     is then their count of unread notifications. A match without seats (never
@@ -160,8 +182,12 @@ def read(
     if unread:
         params.append(unread_for)
     params.append(match_id)
+    due = due_by is not None
+    if due:
+        params += [MatchStatus.ACTIVE.value, _wake_at_value(due_by)]
+    statement = _statement(connection.vendor, lock, waiting, unread, skip_locked, due)
     with connection.cursor() as cursor:
-        cursor.execute(_statement(connection.vendor, lock, waiting, unread), params)
+        cursor.execute(statement, params)
         rows = cursor.fetchall()
     if not rows:
         return None, []
@@ -208,6 +234,11 @@ def recent_moves(match_id: int, limit: int) -> list[Move]:
         cursor.execute(sql, [match_id, limit])
         rows = cursor.fetchall()
     return [table.build(list(row)) for row in reversed(rows)]
+
+
+def _wake_at_value(moment):
+    """``moment`` as the database compares it with ``wake_at`` (as a filter would)."""
+    return Match._meta.get_field("wake_at").get_db_prep_value(moment, connection)
 
 
 def remember_seats(match: Match, seats: list[Seat]) -> None:

@@ -14,14 +14,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, clock, notifications
+from games import bots, clock, match_rows, notifications
 from games.engine import registry
 from games.errors import TimeRanOut
 from games.models import (
     STRIKES_BEFORE_BOT,
     ActorKind,
     Match,
-    MatchStatus,
     NotificationKind,
     Seat,
     SeatStatus,
@@ -39,20 +38,12 @@ def wake_match(match_id: int, now=None) -> str:
     """
     now = now or timezone.now()
     with transaction.atomic():
-        # Sorted here rather than by the database: the ORDER BY costs more to
-        # build than sorting a few seats, and only the match row is locked.
-        seats = sorted(
-            Seat.objects.select_related("match", "user__profile")
-            .select_for_update(skip_locked=True, no_key=True, of=("match",))
-            .filter(match_id=match_id, match__status=MatchStatus.ACTIVE, match__wake_at__lte=now)
-            .order_by(),
-            key=lambda seat: seat.index,
-        )
-        if not seats:
+        # The move's own read (match_rows: one statement, only the match row
+        # locked), skipping a row someone holds and a match no longer due.
+        match, seats = match_rows.read(match_id, lock=True, skip_locked=True, due_by=now)
+        if match is None:
             return "skipped"
-        match = seats[0].match
-        for seat in seats:
-            seat.match = match
+        match_rows.remember_seats(match, seats)
         game = registry.get(match.game_key)
         # Asked once per version: the move below asks the same (``seats_to_move``).
         seat = clock.waiting_seat(match, seats, match.seats_to_move(game))

@@ -130,6 +130,29 @@ def test_the_lock_is_on_the_match_row_only_where_the_database_locks_rows(busy_ma
         assert "FOR " not in sql.split("ORDER BY")[-1]
 
 
+def test_the_sweeps_read_skips_a_held_row_where_the_database_locks_rows(busy_match):
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        match_rows.read(busy_match.pk, lock=True, skip_locked=True, due_by=timezone.now())
+    (sql,) = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    if connection.features.has_select_for_update_skip_locked:
+        assert sql.endswith("FOR NO KEY UPDATE OF m SKIP LOCKED")
+    else:
+        assert "SKIP" not in sql
+
+
+def test_due_by_reads_only_an_active_match_whose_wake_up_has_come(busy_match):
+    now = timezone.now()
+    Match.objects.filter(pk=busy_match.pk).update(wake_at=now)
+    match, seats = match_rows.read(busy_match.pk, due_by=now)
+    assert match.pk == busy_match.pk and [s.index for s in seats] == [0, 1, 2]
+    assert _fields(match) == _fields(Match.objects.get(pk=busy_match.pk))
+    assert match_rows.read(busy_match.pk, due_by=now - timedelta(seconds=1)) == (None, [])
+    Match.objects.filter(pk=busy_match.pk).update(wake_at=None)
+    assert match_rows.read(busy_match.pk, due_by=now) == (None, [])
+    Match.objects.filter(pk=busy_match.pk).update(wake_at=now, status="finished")
+    assert match_rows.read(busy_match.pk, due_by=now) == (None, [])
+
+
 def test_a_new_column_is_read_without_touching_the_module():
     """The statement's columns are the models' concrete fields, in order."""
     sql = match_rows._statement(connection.vendor, False, False, False)
