@@ -1,8 +1,9 @@
 """A match's rows in hand-written statements: the read of the match with its
 seats, their players and their profiles, and the move's two writes.
 
-Every move and every changed panel starts with this read, so it is written
-once per process as SQL rather than built by the ORM on each request:
+Every move, every changed panel and every match the clock's sweep wakes
+starts with this read, so it is written once per process as SQL rather than
+built by the ORM on each request:
 building and compiling the equivalent queryset (``select_related`` over four
 tables, a subquery, ``select_for_update(of=...)``) took 1.5 ms of CPU per move
 against 0.3 ms for PostgreSQL to answer it; the statement below, with the
