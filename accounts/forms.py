@@ -111,6 +111,7 @@ class ProfileForm(forms.ModelForm):
             "email_match_events",
             "email_invitation",
             "invitations_from",
+            "page_public",
             "reminder_hours",
             "confirm_moves",
             "theme",

@@ -100,6 +100,10 @@ class Profile(models.Model):
         choices=ConfirmMoves.choices,
         default=ConfirmMoves.AUTO,
     )
+    # Whether visitors who are not logged in may see the player's page.
+    page_public = models.BooleanField(
+        _("show my player page to visitors who are not logged in"), default=True
+    )
     theme = models.CharField(_("colours"), max_length=8, choices=Theme.choices, default=Theme.AUTO)
     # name_key() of the username and of the display name, kept by save(): a
     # new name is checked against every other player's with one indexed query.

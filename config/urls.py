@@ -6,5 +6,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("players.urls")),
     path("", include("games.urls")),
 ]

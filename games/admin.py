@@ -133,6 +133,17 @@ MATCH_OPERATIONS = {
         AdjudicateForm,
         lambda mod, match, data: moderation.adjudicate(mod, match, data["ranks"], data["reason"]),
     ),
+    "correct_result": (
+        _("Correct a finished match's result"),
+        _(
+            "The finished match gets the ranks you give; every rating it changed, and "
+            "every later rating of its game, is computed again."
+        ),
+        AdjudicateForm,
+        lambda mod, match, data: moderation.correct_result(
+            mod, match, data["ranks"], data["reason"]
+        ),
+    ),
     "undo": (
         _("Undo the last moves"),
         _(

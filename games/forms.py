@@ -92,6 +92,28 @@ class CreateMatchForm(forms.Form):
         required=False,
     )
 
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        initial=True,
+        required=False,
+        help_text=_(
+            "The result changes the players' ratings. A match with a bot in a seat is never rated."
+        ),
+    )
+    min_rating = forms.IntegerField(
+        label=_("Lowest rating to join"), required=False, min_value=0, max_value=4000
+    )
+    max_rating = forms.IntegerField(
+        label=_("Highest rating to join"), required=False, min_value=0, max_value=4000
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        low, high = cleaned.get("min_rating"), cleaned.get("max_rating")
+        if low is not None and high is not None and low > high:
+            self.add_error("max_rating", _("The lowest rating must not be above the highest."))
+        return cleaned
+
     def clean_timeout_policy(self):
         return self.cleaned_data.get("timeout_policy") or TimeoutPolicy.BOT_STRIKES
 

@@ -35,6 +35,8 @@ from games.models import (
     Visibility,
 )
 from games.services import lock_match, queue_bots_after_commit, seats_of, settle_after_change
+from players import ratings
+from players.models import is_blocked_by_any, rating_of
 
 
 def create_match(
@@ -48,7 +50,13 @@ def create_match(
     time_bank: timedelta = timedelta(0),
     time_bank_increment: timedelta = timedelta(0),
     timeout_policy: str = TimeoutPolicy.BOT_STRIKES,
+    rated: bool | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
 ) -> Match:
+    """Open a match with its creator in the first seat. ``rated`` defaults to
+    rated for public matches (a bot filling a seat makes it unrated later);
+    an optional rating range limits who may join."""
     try:
         game = registry.get(game_key)
     except KeyError:
@@ -71,9 +79,15 @@ def create_match(
         raise ServiceError(_("Loss on time is only for two-player matches."))
     if min(time_per_move, time_bank, time_bank_increment) < timedelta(0):
         raise ServiceError(_("Times cannot be negative."))
+    if rated is None:
+        rated = visibility == Visibility.PUBLIC
+    _check_rating_range(min_rating, max_rating)
     seed = secrets.token_hex(16)
     with transaction.atomic():
         match = Match.objects.create(
+            rated=rated,
+            min_rating=min_rating,
+            max_rating=max_rating,
             game_key=game.key,
             rules_version=game.rules_version,
             options=options,
@@ -90,6 +104,42 @@ def create_match(
         )
         Seat.objects.create(match=match, index=0, user=user)
     return match
+
+
+RATING_BOUNDS = (0, 4000)
+
+
+def _check_rating_range(low: int | None, high: int | None) -> None:
+    for value in (low, high):
+        if value is not None and not RATING_BOUNDS[0] <= value <= RATING_BOUNDS[1]:
+            raise ServiceError(
+                _("A rating range lies between %(low)d and %(high)d.")
+                % {"low": RATING_BOUNDS[0], "high": RATING_BOUNDS[1]}
+            )
+    if low is not None and high is not None and low > high:
+        raise ServiceError(_("The lowest rating must not be above the highest."))
+
+
+def _check_may_join(match: Match, user) -> None:
+    """Refuse a joiner whom a seated player blocked (in words that do not say
+    so), or whose rating for the game is outside the match's range."""
+    seated = list(match.seats.exclude(user=None).values_list("user_id", flat=True))
+    if is_blocked_by_any(user.pk, seated):
+        raise Forbidden(_("This match is not open to you."))
+    if match.min_rating is None and match.max_rating is None:
+        return
+    rating = rating_of(user.pk, match.game_key)
+    if (match.min_rating is not None and rating < match.min_rating) or (
+        match.max_rating is not None and rating > match.max_rating
+    ):
+        raise Forbidden(
+            _("This match is for players rated %(low)s to %(high)s; your rating is %(rating)d.")
+            % {
+                "low": match.min_rating if match.min_rating is not None else "…",
+                "high": match.max_rating if match.max_rating is not None else "…",
+                "rating": rating,
+            }
+        )
 
 
 def _require_open(match: Match) -> None:
@@ -127,6 +177,7 @@ def join_match(*, user, match: Match, token: str | None = None) -> Seat:
             or match.invitations.filter(invited_user=user).exists()
         ):
             raise Forbidden(_("This match is private: you need an invitation."))
+        _check_may_join(match, user)
         free = _free_indices(match)
         if not free:
             raise Conflict(_("This match is full."))
@@ -175,6 +226,13 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
         raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
     if match.seats.filter(user=invitee).exists():
         raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
+    if is_blocked_by_any(user.pk, [invitee.pk]):
+        # Said as for a player who takes invitations only from people they
+        # played with: the blocked player is not told.
+        raise Forbidden(
+            _("%(name)s accepts invitations only from players they have played with.")
+            % {"name": invitee.username}
+        )
     existing = Invitation.objects.filter(match=match, invited_user=invitee).first()
     if existing is not None:
         return existing
@@ -240,6 +298,8 @@ def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
             raise Forbidden(_("You left this match, so you can no longer start it."))
         for index in _free_indices(match):
             Seat.objects.create(match=match, index=index, is_bot=True, bot_level=level)
+        # Ratings compare people: a match with a bot in a seat is unrated.
+        match.rated = False
         _start(match)
 
 
@@ -273,7 +333,8 @@ def rematch(*, user, match: Match) -> Match:
             timeout_policy=original.timeout_policy,
         )
         new.rematch_of = original
-        new.save(update_fields=["rematch_of"])
+        new.rated = original.rated
+        new.save(update_fields=["rematch_of", "rated"])
         Seat.objects.filter(match=new).update(index=mine.index)
         for seat in seats:
             if seat.is_bot:
@@ -305,6 +366,10 @@ def _start(match: Match) -> None:
     )
     Seat.objects.filter(match=match).update(bank_left=match.time_bank)
     seats = seats_of(match)
+    if match.rated and any(seat.user_id is None for seat in seats):
+        match.rated = False
+    if match.rated:
+        ratings.ensure_ratings(match.game_key, [seat.user_id for seat in seats])
     for seat in seats:
         if not seat.played_by_bot:
             notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)

@@ -110,6 +110,11 @@ class Match(models.Model):
     # Set by the first chat message: a match whose players never wrote (most
     # of them) draws its panel without asking for its chat.
     has_chat = models.BooleanField(default=False)
+    # Rated matches change the players' ratings when they finish (players/ratings.py).
+    rated = models.BooleanField(default=False)
+    # An open match may ask joiners for a rating in this range (for its game).
+    min_rating = models.IntegerField(null=True, blank=True)
+    max_rating = models.IntegerField(null=True, blank=True)
     # A rematch: the same game, seats, options and clock as the finished match.
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
@@ -521,6 +526,7 @@ class ModerationAction(models.Model):
         REPLACE_WITH_BOT = "replace_with_bot", _("Replace a seat with a bot")
         REINSTATE = "reinstate", _("Give a bot-held seat back to its player")
         ADJUDICATE = "adjudicate", _("Adjudicate the result")
+        CORRECT_RESULT = "correct_result", _("Correct a finished match's result")
         UNDO = "undo", _("Undo moves")
         HIDE_MESSAGE = "hide_message", _("Hide a chat message")
         RESOLVE_REPORT = "resolve_report", _("Resolve a report")

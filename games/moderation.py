@@ -28,6 +28,7 @@ from games.models import (
     Report,
     SeatStatus,
 )
+from players import ratings
 
 Kind = ModerationAction.Kind
 
@@ -241,6 +242,47 @@ def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> Modera
         return _record(
             moderator, Kind.ADJUDICATE, reason, match=match, before=before, details={"ranks": ranks}
         )
+
+
+def correct_result(moderator, match: Match, ranks: list[int], reason: str) -> ModerationAction:
+    """Give a finished match other ranks (a wrong adjudication, cheating found
+    later). The match stays finished; every rating it affected is rebuilt
+    from this match on (``players.ratings.rerate_from``), in this transaction."""
+    _require(moderator, "games.moderate_match")
+    reason = _reason(reason)
+    with transaction.atomic():
+        match = services.lock_match(match)
+        if match.status != MatchStatus.FINISHED:
+            raise Conflict(_("Only a finished match's result can be corrected."))
+        _check_ranks(match, ranks)
+        before = match.version
+        seats = services.seats_of(match)
+        old = [seat.rank for seat in seats]
+        _log_entry(match, moderator, "correct", ranks=ranks)
+        for seat in seats:
+            seat.rank = ranks[seat.index]
+            seat.save(update_fields=["rank"])
+        match.result = {**(match.result or {}), "ranks": ranks, "corrected": True}
+        match.save()
+        ratings.rerate_from(match)
+        _notify_players(match, seats)
+        return _record(
+            moderator,
+            Kind.CORRECT_RESULT,
+            reason,
+            match=match,
+            before=before,
+            details={"ranks": ranks, "was": old},
+        )
+
+
+def _check_ranks(match: Match, ranks: list[int]) -> None:
+    if len(ranks) != match.n_seats or not all(1 <= r <= match.n_seats for r in ranks):
+        raise ServiceError(
+            _("Give one rank from 1 to %(n)d for every seat.") % {"n": match.n_seats}
+        )
+    if 1 not in ranks:
+        raise ServiceError(_("Someone must be ranked first."))
 
 
 def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAction:

@@ -257,6 +257,7 @@ def describe_moderation(event: dict, names: list[str]) -> str:
         "replace_with_bot": _("A moderator gave %(who)s's seat to a bot.") % {"who": who},
         "reinstate": _("A moderator gave %(who)s's seat back to them.") % {"who": who},
         "adjudicate": _("A moderator decided the result."),
+        "correct": _("A moderator corrected the result."),
         "undo": _("A moderator took back the last %(n)s moves.") % {"n": event.get("count")},
         "resign": {
             "bot": _("%(who)s resigned; a bot plays on."),

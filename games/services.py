@@ -33,6 +33,7 @@ from games.errors import (
     TimeRanOut,
 )
 from games.models import ActorKind, Match, MatchStatus, Move, NotificationKind, Seat, SeatStatus
+from players import ratings
 
 PLAY_BOT_TURNS = "games.tasks.play_bot_turns"
 
@@ -251,6 +252,9 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
         seat.rank = ranks[seat.index]
         seat.score = scores[seat.index]
         seat.save(update_fields=["rank", "score"])
+    # The one place a finished match tells the players' layer.
+    ratings.rate_match(match, seats)
+    for seat in seats:
         if seat.user_id and seat.status not in (SeatStatus.BOT, SeatStatus.RESIGNED):
             notifications.queue(seat.user, match, NotificationKind.MATCH_FINISHED)
 

@@ -1,0 +1,41 @@
+"""The moderators' desk for ratings and blocks: read-only; a result is
+corrected on the match (``games.moderation.correct_result``), which rebuilds
+the ratings it affected."""
+
+from django.contrib import admin
+
+from players.models import Block, Rating, RatingChange
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("user", "game_key", "display", "rated_matches", "wins", "last_played_at")
+    list_filter = ("game_key",)
+    search_fields = ("user__username",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("match", "user", "game_key", "rank", "display_before", "display_after")
+    list_filter = ("game_key",)
+    search_fields = ("user__username",)
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")

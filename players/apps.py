@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    """Player pages, ratings, leaderboards and blocking: above the match
+    machinery, told of a finished match by ``games.services.finish_match``."""
+
+    name = "players"

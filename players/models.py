@@ -1,0 +1,146 @@
+"""Ratings per game, their history, and blocks between players.
+
+A ``Rating`` is a player's current OpenSkill estimate for one game key; each
+rated match appends one ``RatingChange`` per human seat, in the order the
+ratings were updated, so the stored ratings can always be rebuilt from the
+finished matches (``players/ratings.py: recompute``).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# A player's rating is provisional until this many rated matches of the game:
+# it is marked so on every page and kept off the leaderboard.
+PROVISIONAL_MATCHES = 5
+
+# OpenSkill's own starting point (Plackett-Luce defaults).
+START_MU = 25.0
+START_SIGMA = 25.0 / 3.0
+
+# The number players read: the conservative estimate mu - 3 sigma on a
+# familiar scale. A newcomer shows 1000; an established average player
+# about 1400; each point of OpenSkill's scale is 20 here.
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 20
+
+
+def display_of(mu: float, sigma: float) -> int:
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+class Rating(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game_key = models.CharField(max_length=32)
+    mu = models.FloatField(default=START_MU)
+    sigma = models.FloatField(default=START_SIGMA)
+    # display_of(mu, sigma), stored for the leaderboard's index.
+    display = models.IntegerField(default=display_of(START_MU, START_SIGMA))
+    rated_matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game_key"], name="rating_once_per_game"),
+        ]
+        indexes = [
+            # The leaderboard: established players of one game, best first.
+            # The partial condition keeps provisional players out of the index;
+            # last_played_at is carried in it (PostgreSQL's INCLUDE) so the
+            # recency filter and the viewer's place need no table reads.
+            models.Index(
+                fields=["game_key", "-display", "user"],
+                name="rating_leaderboard",
+                include=["last_played_at"],
+                condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} {self.game_key} {self.display}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.rated_matches < PROVISIONAL_MATCHES
+
+
+class RatingChange(models.Model):
+    """One human seat's rating before and after one rated match."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game_key = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    display_before = models.IntegerField()
+    display_after = models.IntegerField()
+    # The match's finishing moment, copied for the history chart's order.
+    rated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="rating_change_once"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "game_key", "rated_at"], name="rating_change_history"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} {self.match_id} {self.display_before}->{self.display_after}"
+
+    @property
+    def delta(self) -> int:
+        return self.display_after - self.display_before
+
+
+class Block(models.Model):
+    """``blocker`` does not want to hear from ``blocked``: no invitations, no
+    joining their open matches, no chat where they are. The blocked player is
+    not told."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker} blocks {self.blocked}"
+
+
+def is_blocked_by_any(user_id: int, others) -> bool:
+    """Whether any of ``others`` blocked ``user_id``: one query, or none when
+    there is nobody else."""
+    others = [uid for uid in others if uid is not None and uid != user_id]
+    if not others:
+        return False
+    return Block.objects.filter(blocked_id=user_id, blocker_id__in=others).exists()
+
+
+def rating_of(user_id: int, game_key: str) -> int:
+    """The number a player shows for a game (a newcomer's when unrated): one query."""
+    display = (
+        Rating.objects.filter(user_id=user_id, game_key=game_key)
+        .values_list("display", flat=True)
+        .first()
+    )
+    return display if display is not None else display_of(START_MU, START_SIGMA)

@@ -1,0 +1,251 @@
+"""Ratings from finished matches: OpenSkill's Plackett-Luce model, one rating
+per player and game key.
+
+``rate_match`` is the one place a finishing match tells the players' layer
+(``games.services.finish_match`` calls it inside the finishing transaction);
+``recompute`` rebuilds every stored rating from the history of finished
+matches and must reach exactly what the live updates stored.
+
+What counts (docs/ratings.md):
+
+- only matches marked rated: at creation, public matches whose seats are all
+  people; a match that took a bot to fill a seat is unrated;
+- every human seat, with its final rank; ties share a rank. A resignation or
+  a loss on time is the player's result, and so is a seat the bot played
+  after the player's timeouts (``finish_match`` ranks those seats last);
+- teams (a game's result naming ``details["teams"]``, as Drakon's team play
+  does) are rated as teams: each team's rank is its best member's;
+- aborted matches change nothing; a moderator's correction of a finished
+  match rebuilds the ratings from that match on (``rerate_from``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Min, Q
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from games.models import Match, MatchStatus, Seat
+from players.models import START_MU, START_SIGMA, Rating, RatingChange, display_of
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One human seat's part in a rated match."""
+
+    user_id: int
+    seat: int
+    rank: int
+
+
+def outcomes_of(match: Match, seats: Iterable[Seat]) -> list[Outcome]:
+    """The human seats of a finished, rated match, with their final ranks."""
+    if not match.rated or match.status != MatchStatus.FINISHED:
+        return []
+    return [
+        Outcome(seat.user_id, seat.index, seat.rank)
+        for seat in seats
+        if seat.user_id is not None and not seat.is_bot and seat.rank is not None
+    ]
+
+
+def _teams(match: Match, outcomes: list[Outcome]) -> list[list[Outcome]]:
+    """Seats grouped as the game's result groups them (one seat a team otherwise)."""
+    teams = ((match.result or {}).get("details") or {}).get("teams")
+    by_seat = {o.seat: o for o in outcomes}
+    if not teams:
+        return [[o] for o in outcomes]
+    grouped = [[by_seat[s] for s in team if s in by_seat] for team in teams]
+    return [team for team in grouped if team]
+
+
+def new_ratings(
+    teams: list[list[Outcome]], before: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """OpenSkill's update for one match: {user_id: (mu, sigma)} after it."""
+    if len(teams) < 2:
+        return {}
+    rosters = [[MODEL.create_rating(list(before[o.user_id])) for o in team] for team in teams]
+    ranks = [min(o.rank for o in team) for team in teams]
+    rated = MODEL.rate(rosters, ranks=ranks)
+    return {
+        o.user_id: (r.mu, r.sigma)
+        for team, rated_team in zip(teams, rated, strict=True)
+        for o, r in zip(team, rated_team, strict=True)
+    }
+
+
+def rate_match(match: Match, seats: list[Seat]) -> list[RatingChange]:
+    """Update the ratings of a match that has just finished, inside its
+    transaction: lock the players' rating rows (ascending user id), compute,
+    write the ratings back in one statement and append one change a seat.
+    Three statements in all when every player already has a rating row (the
+    match's start creates them); idempotent (a match rated already is left).
+    """
+    outcomes = outcomes_of(match, seats)
+    teams = _teams(match, outcomes)
+    if len(teams) < 2:
+        return []
+    user_ids = sorted(o.user_id for o in outcomes)
+    rows = _lock_ratings(match.game_key, user_ids)
+    if any(uid not in rows for uid in user_ids):
+        ensure_ratings(match.game_key, user_ids)
+        rows = _lock_ratings(match.game_key, user_ids)
+    # The finishing moment is taken under the rating rows' locks: of two
+    # matches sharing a player, the one rated first finished first, so the
+    # history's order (``rated_history``) is the order the updates ran in.
+    match.finished_at = timezone.now()
+    return _apply(match, outcomes, teams, rows)
+
+
+def _lock_ratings(game_key: str, user_ids: list[int]) -> dict[int, Rating]:
+    rows = (
+        Rating.objects.select_for_update()
+        .filter(game_key=game_key, user_id__in=user_ids)
+        .order_by("user_id")
+    )
+    return {row.user_id: row for row in rows}
+
+
+def ensure_ratings(game_key: str, user_ids: Iterable[int]) -> None:
+    """A starting rating row for each player who has none (one statement):
+    a rated match creates them at its start, so its end only locks them."""
+    Rating.objects.bulk_create(
+        [Rating(user_id=uid, game_key=game_key) for uid in sorted(set(user_ids))],
+        ignore_conflicts=True,
+    )
+
+
+def _apply(
+    match: Match, outcomes: list[Outcome], teams: list[list[Outcome]], rows: dict[int, Rating]
+) -> list[RatingChange]:
+    before = {uid: (row.mu, row.sigma) for uid, row in rows.items()}
+    after = new_ratings(teams, before)
+    rated_at = match.finished_at
+    changes = []
+    for o in outcomes:
+        row = rows[o.user_id]
+        mu, sigma = after[o.user_id]
+        changes.append(
+            RatingChange(
+                match=match,
+                user_id=o.user_id,
+                game_key=match.game_key,
+                seat=o.seat,
+                rank=o.rank,
+                mu_before=row.mu,
+                sigma_before=row.sigma,
+                mu_after=mu,
+                sigma_after=sigma,
+                display_before=row.display,
+                display_after=display_of(mu, sigma),
+                rated_at=rated_at,
+            )
+        )
+        row.mu, row.sigma, row.display = mu, sigma, display_of(mu, sigma)
+        row.rated_matches += 1
+        row.wins += 1 if o.rank == 1 else 0
+        row.last_played_at = rated_at
+    Rating.objects.bulk_update(
+        list(rows.values()), ["mu", "sigma", "display", "rated_matches", "wins", "last_played_at"]
+    )
+    return RatingChange.objects.bulk_create(changes, ignore_conflicts=True)
+
+
+# -- Rebuilding from the history -------------------------------------------------------
+
+
+def rated_history(game_key: str | None = None, since=None):
+    """Finished rated matches in the order their ratings were applied: by
+    finishing moment (set under the rating rows' locks), then id."""
+    matches = Match.objects.filter(rated=True, status=MatchStatus.FINISHED)
+    if game_key is not None:
+        matches = matches.filter(game_key=game_key)
+    if since is not None:
+        matches = matches.filter(
+            Q(finished_at__gt=since[0]) | Q(finished_at=since[0], pk__gte=since[1])
+        )
+    return matches.order_by("finished_at", "pk")
+
+
+@transaction.atomic
+def recompute(game_key: str | None = None) -> int:
+    """Rebuild every rating (of one game, or all) from the finished matches,
+    in order. Returns how many matches were rated."""
+    ratings = Rating.objects.all() if game_key is None else Rating.objects.filter(game_key=game_key)
+    changes = (
+        RatingChange.objects.all()
+        if game_key is None
+        else RatingChange.objects.filter(game_key=game_key)
+    )
+    list(ratings.select_for_update().order_by("user_id", "game_key").values_list("pk"))
+    changes.delete()
+    ratings.update(
+        mu=START_MU,
+        sigma=START_SIGMA,
+        display=display_of(START_MU, START_SIGMA),
+        rated_matches=0,
+        wins=0,
+        last_played_at=None,
+    )
+    return _replay(rated_history(game_key))
+
+
+def rerate_from(match: Match) -> int:
+    """After a moderator changed a finished match: take back every rating
+    change of its game from that match on, restore each player's rating to
+    what it was before, and rate those matches again in order. Call inside
+    the moderator's transaction."""
+    since = (match.finished_at, match.pk)
+    later = rated_history(match.game_key, since)
+    undone = RatingChange.objects.filter(game_key=match.game_key, match__in=later.values("pk"))
+    first = undone.values("user_id").annotate(first=Min("pk")).values_list("user_id", "first")
+    firsts = dict(first)
+    restore = {c.user_id: c for c in RatingChange.objects.filter(pk__in=firsts.values())}
+    counts = {
+        row["user_id"]: row
+        for row in undone.values("user_id").annotate(n=Count("pk"), w=Count("pk", filter=Q(rank=1)))
+    }
+    rows = _lock_ratings(match.game_key, sorted(restore))
+    for uid, row in rows.items():
+        change = restore[uid]
+        row.mu, row.sigma, row.display = (
+            change.mu_before,
+            change.sigma_before,
+            change.display_before,
+        )
+        row.rated_matches -= counts[uid]["n"]
+        row.wins -= counts[uid]["w"]
+        row.last_played_at = (
+            RatingChange.objects.filter(user_id=uid, game_key=match.game_key)
+            .exclude(pk__in=undone.values("pk"))
+            .order_by("-rated_at")
+            .values_list("rated_at", flat=True)
+            .first()
+        )
+    Rating.objects.bulk_update(
+        list(rows.values()), ["mu", "sigma", "display", "rated_matches", "wins", "last_played_at"]
+    )
+    undone.delete()
+    return _replay(rated_history(match.game_key, since))
+
+
+def _replay(matches) -> int:
+    rated = 0
+    for match in matches.iterator():
+        seats = list(match.seats.order_by("index"))
+        outcomes = outcomes_of(match, seats)
+        teams = _teams(match, outcomes)
+        if len(teams) < 2:
+            continue
+        user_ids = sorted(o.user_id for o in outcomes)
+        ensure_ratings(match.game_key, user_ids)
+        _apply(match, outcomes, teams, _lock_ratings(match.game_key, user_ids))
+        rated += 1
+    return rated

@@ -1,0 +1,62 @@
+"""How a page names a player: a link to their page, or a bot with its level.
+
+A ``PlayerRef`` prints as the plain name where text is wanted (emails, the
+board in words) and as a link in templates (``__html__``), so every list of
+names the pages show links to the players without logic in the templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+
+BOT_LEVEL_LABELS = {
+    "heuristic": lambda: _("heuristic bot"),
+    "random": lambda: _("random bot"),
+}
+
+
+def bot_level_label(level: str) -> str:
+    label = BOT_LEVEL_LABELS.get(level)
+    return str(label()) if label else level
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    name: str
+    username: str = ""  # empty for a bot seat
+    bot_level: str = ""
+
+    def __str__(self) -> str:
+        if not self.username and self.bot_level:
+            return f"{self.name} ({bot_level_label(self.bot_level)})"
+        return self.name
+
+    @property
+    def url(self) -> str:
+        return reverse("player_page", args=[self.username]) if self.username else ""
+
+    def __html__(self) -> str:
+        if not self.username:
+            return format_html('<span class="bot-name">{}</span>', str(self))
+        return format_html('<a class="player-link" href="{}">{}</a>', self.url, self.name)
+
+
+def ref_for_user(user, name: str | None = None) -> PlayerRef:
+    """A person, named by ``name`` or their profile's name."""
+    if name is None:
+        profile = getattr(user, "profile", None)
+        name = profile.name if profile else user.username
+    return PlayerRef(name=name, username=user.username)
+
+
+def ref_for_seat(seat, name: str | None = None) -> PlayerRef:
+    """A seat: its player's page, or a bot seat's level. ``name`` is what the
+    page calls the seat already (``Seat.display_name``)."""
+    name = seat.display_name if name is None else name
+    if seat.user_id is None:
+        return PlayerRef(name=name, bot_level=seat.bot_level or "heuristic")
+    return PlayerRef(name=name, username=seat.user.username)

@@ -1,0 +1,302 @@
+"""Reads for the player pages and the leaderboards, each in a bounded number
+of queries whatever the number of matches or players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from games import roles
+from games.engine import registry
+from games.models import Match, MatchStatus, Seat, Visibility
+from players.charts import Chart, rating_chart
+from players.models import PROVISIONAL_MATCHES, Block, Rating, RatingChange
+from players.refs import PlayerRef, ref_for_seat, ref_for_user
+
+MATCHES_PER_PAGE = 20
+LEADERBOARD_PAGE = 50
+ACTIVE_DAYS = 180
+
+
+def game_title(key: str) -> str:
+    try:
+        return registry.get(key).title
+    except KeyError:
+        return key
+
+
+def page_number(raw, default: int = 1) -> int:
+    """A page number from the query string: anything else is the first page."""
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 6:
+        return max(1, int(raw))
+    return default
+
+
+# -- The player page -------------------------------------------------------------------
+
+
+@dataclass
+class GameStanding:
+    key: str
+    title: str
+    display: int
+    provisional: bool
+    place: int | None
+    rated_matches: int
+    wins: int
+    history: list[RatingChange] = field(default_factory=list)
+    chart: Chart | None = None
+
+
+@dataclass
+class MatchLine:
+    match: Match
+    title: str
+    players: list[PlayerRef]
+    rank: int | None
+    delta: int | None
+    display_after: int | None
+
+
+@dataclass
+class PlayerPage:
+    user: object
+    ref: PlayerRef
+    standings: list[GameStanding]
+    in_play: list[MatchLine]
+    finished: list[MatchLine]
+    page: int
+    has_next: bool
+    blocked_by_me: bool
+
+
+def leaderboard_rows():
+    """Ratings past the provisional mark, played within the last 180 days."""
+    since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    return Rating.objects.filter(rated_matches__gte=PROVISIONAL_MATCHES, last_played_at__gte=since)
+
+
+def _places(ratings: list[Rating]) -> dict[str, int]:
+    """The leaderboard place of each of a player's established ratings, in
+    one query: how many ranked players of that game stand above."""
+    mine = [r for r in ratings if not r.provisional]
+    if not mine:
+        return {}
+    above = Q()
+    for r in mine:
+        above |= Q(game_key=r.game_key, display__gt=r.display) | Q(
+            game_key=r.game_key, display=r.display, user_id__lt=r.user_id
+        )
+    counts = dict(
+        leaderboard_rows()
+        .filter(above)
+        .values("game_key")
+        .annotate(n=Count("pk"))
+        .values_list("game_key", "n")
+    )
+    since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    return {
+        r.game_key: counts.get(r.game_key, 0) + 1
+        for r in mine
+        if r.last_played_at is not None and r.last_played_at >= since
+    }
+
+
+def visible_to(viewer):
+    """Matches ``viewer`` may see: public ones, their own, all for moderators."""
+    if viewer is not None and viewer.is_authenticated and roles.is_moderator(viewer):
+        return Q()
+    condition = Q(visibility=Visibility.PUBLIC)
+    if viewer is not None and viewer.is_authenticated:
+        condition |= Q(Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=viewer.pk)))
+    return condition
+
+
+def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
+    """Everything a player's page shows ``viewer``, or None for no such
+    (active) player. Eight queries at most: the user, their ratings, their
+    places, the rating history, the matches in play, one page of finished
+    matches, every seat of those matches, and whether the viewer blocked them."""
+    User = get_user_model()
+    user = User.objects.select_related("profile").filter(username=username, is_active=True).first()
+    if user is None:
+        return None
+    ratings = list(Rating.objects.filter(user=user).order_by("game_key"))
+    places = _places(ratings)
+    history: dict[str, list[RatingChange]] = {}
+    for change in RatingChange.objects.filter(user=user).order_by("rated_at", "pk"):
+        history.setdefault(change.game_key, []).append(change)
+    standings = [
+        GameStanding(
+            key=r.game_key,
+            title=game_title(r.game_key),
+            display=r.display,
+            provisional=r.provisional,
+            place=places.get(r.game_key),
+            rated_matches=r.rated_matches,
+            wins=r.wins,
+            history=history.get(r.game_key, []),
+            chart=_chart(history.get(r.game_key, [])),
+        )
+        for r in ratings
+        if r.rated_matches
+    ]
+    mine = Match.objects.filter(visible_to(viewer), seats__user=user).defer("state", "options")
+    in_play = list(
+        mine.filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]).order_by("-created_at")[:50]
+    )
+    change = RatingChange.objects.filter(match=OuterRef("pk"), user=user)
+    my_seat = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    offset = (page - 1) * MATCHES_PER_PAGE
+    finished = list(
+        mine.filter(status=MatchStatus.FINISHED)
+        .annotate(
+            my_rank=Subquery(my_seat.values("rank")[:1]),
+            change_before=Subquery(change.values("display_before")[:1]),
+            change_after=Subquery(change.values("display_after")[:1]),
+        )
+        .order_by("-finished_at", "-pk")[offset : offset + MATCHES_PER_PAGE + 1]
+    )
+    has_next = len(finished) > MATCHES_PER_PAGE
+    finished = finished[:MATCHES_PER_PAGE]
+    seats: dict[int, list[Seat]] = {}
+    ids = [m.pk for m in in_play + finished]
+    if ids:
+        for seat in (
+            Seat.objects.filter(match_id__in=ids)
+            .select_related("user__profile")
+            .order_by("match_id", "index")
+        ):
+            seats.setdefault(seat.match_id, []).append(seat)
+    blocked = (
+        viewer is not None
+        and viewer.is_authenticated
+        and viewer.pk != user.pk
+        and Block.objects.filter(blocker=viewer, blocked=user).exists()
+    )
+    return PlayerPage(
+        user=user,
+        ref=ref_for_user(user),
+        standings=standings,
+        in_play=[_line(m, seats.get(m.pk, [])) for m in in_play],
+        finished=[_line(m, seats.get(m.pk, []), finished=True) for m in finished],
+        page=page,
+        has_next=has_next,
+        blocked_by_me=blocked,
+    )
+
+
+def _chart(changes: list[RatingChange]) -> Chart | None:
+    if not changes:
+        return None
+    return rating_chart([changes[0].display_before] + [c.display_after for c in changes])
+
+
+def _line(match: Match, seats: list[Seat], finished: bool = False) -> MatchLine:
+    before = getattr(match, "change_before", None)
+    after = getattr(match, "change_after", None)
+    return MatchLine(
+        match=match,
+        title=game_title(match.game_key),
+        players=[ref_for_seat(s) for s in seats],
+        rank=getattr(match, "my_rank", None) if finished else None,
+        delta=after - before if after is not None and before is not None else None,
+        display_after=after,
+    )
+
+
+# -- Leaderboards ------------------------------------------------------------------------
+
+
+@dataclass
+class LeaderRow:
+    place: int
+    ref: PlayerRef
+    display: int
+    rated_matches: int
+    wins: int
+    is_me: bool
+
+
+@dataclass
+class Leaderboard:
+    key: str
+    title: str
+    rows: list[LeaderRow]
+    page: int
+    pages: int
+    total: int
+    my_row: LeaderRow | None
+    my_rating: Rating | None
+
+
+def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
+    """One page of a game's leaderboard, and the viewer's own place: four
+    queries at most (the count, the page, the viewer's rating, their place),
+    each an index range scan over ``rating_leaderboard``."""
+    rows = leaderboard_rows().filter(game_key=game_key)
+    total = rows.count()
+    pages = max(1, -(-total // LEADERBOARD_PAGE))
+    page = min(page, pages)
+    offset = (page - 1) * LEADERBOARD_PAGE
+    me_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    chosen = rows.select_related("user__profile").order_by("-display", "user_id")[
+        offset : offset + LEADERBOARD_PAGE
+    ]
+    shown = [
+        LeaderRow(
+            place=offset + i + 1,
+            ref=ref_for_user(r.user),
+            display=r.display,
+            rated_matches=r.rated_matches,
+            wins=r.wins,
+            is_me=r.user_id == me_id,
+        )
+        for i, r in enumerate(chosen)
+    ]
+    my_row = next((row for row in shown if row.is_me), None)
+    my_rating = None
+    if me_id is not None:
+        my_rating = Rating.objects.filter(user_id=me_id, game_key=game_key).first()
+        if my_row is None and my_rating is not None:
+            since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+            eligible = (
+                not my_rating.provisional
+                and my_rating.last_played_at is not None
+                and my_rating.last_played_at >= since
+            )
+            above = rows.filter(
+                Q(display__gt=my_rating.display) | Q(display=my_rating.display, user_id__lt=me_id)
+            )
+            if eligible:
+                my_row = LeaderRow(
+                    place=above.count() + 1,
+                    ref=ref_for_user(viewer),
+                    display=my_rating.display,
+                    rated_matches=my_rating.rated_matches,
+                    wins=my_rating.wins,
+                    is_me=True,
+                )
+    return Leaderboard(
+        key=game_key,
+        title=game_title(game_key),
+        rows=shown,
+        page=page,
+        pages=pages,
+        total=total,
+        my_row=my_row,
+        my_rating=my_rating,
+    )
+
+
+def blocked_users(user) -> list:
+    return [
+        b.blocked
+        for b in Block.objects.filter(blocker=user)
+        .select_related("blocked__profile")
+        .order_by("created_at")
+    ]
