@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games import limits
 from games.errors import Forbidden, ServiceError
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Match, Report
+from players.models import is_blocked_by_any
 
 RATE_LIMIT = limits.CHAT.count  # messages per minute per player and match
 REPORT_REASON_MAX = 300
@@ -19,8 +20,12 @@ def post_message(user, match: Match, text: str) -> ChatMessage:
     """Seated players may write; spectators only read."""
     if user is None or not user.is_authenticated:
         raise Forbidden(_("Please log in first."))
-    if not match.seats.filter(user=user).exists():
+    seated = list(match.seats.exclude(user=None).values_list("user_id", flat=True))
+    if user.pk not in seated:
         raise Forbidden(_("Only the players of this match can write here."))
+    if is_blocked_by_any(user.pk, seated):
+        # Said without naming who blocked them: the blocked player is not told.
+        raise Forbidden(_("This chat is closed to you."))
     text = " ".join((text or "").split())
     if not text:
         raise ServiceError(_("Write something first."))

@@ -48,6 +48,8 @@ from games.models import (
     undo_judges,
 )
 from games.moments import local_moment
+from players.models import RatingChange
+from players.refs import rating_change_text
 
 logger = logging.getLogger(__name__)
 
@@ -550,6 +552,11 @@ def message_context(row: Notification) -> dict:
         for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
             score = "" if seat.score is None else f" ({seat.score})"
             lines.append(f"{seat.rank}. {seat.display_name}{score}")
+        change = (
+            RatingChange.objects.filter(match=match, user=row.user).first() if match.rated else None
+        )
+        if change is not None:
+            lines.append(rating_change_text(change, match.game_key))
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
         asker = next((s for s in match.seats.all() if s.index == seat_index), None)

@@ -42,6 +42,13 @@ from games.models import (
     pending_undo,
     undo_judges,
 )
+from players.models import NEWCOMER_RATING, Rating, RatingChange
+from players.refs import (
+    PlayerRef,
+    rating_change_text,
+    ref_for_seat,
+    short_rating_change,
+)
 
 LOG_TAIL = 30
 MAX_ID = match_rows.MAX_ID
@@ -220,6 +227,7 @@ class SeatRow:
     vacation_until: Any = None
     replaced_by_bot: bool = False
     username: str = ""
+    ref: PlayerRef | None = None
 
 
 @dataclass
@@ -425,6 +433,7 @@ def match_panel(
             vacation_until=_vacation(seat, now),
             replaced_by_bot=seat.status in ("bot", "timed_out"),
             username=seat.user.username if seat.user_id and not seat.is_bot else "",
+            ref=ref_for_seat(seat, names[seat.index]),
         )
         for seat in seats
     ]
@@ -455,6 +464,7 @@ def match_panel(
     recent = match_rows.recent_moves(match.pk, LOG_TAIL)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
     context["log"] = log_lines(match, log_names, viewer, recent)
+    context["player_links"] = player_links(seats)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
     context["log_truncated"] = match.version > len(recent)
     if me is not None and not context["my_turn"]:
@@ -468,6 +478,15 @@ def match_panel(
     return context
 
 
+def player_links(seats: list[Seat]) -> list[tuple[str, str]]:
+    """(name, page address) of each person seated, for the log's names."""
+    return [
+        (seat.player_name, ref_for_seat(seat, seat.player_name).url)
+        for seat in seats
+        if seat.user_id is not None
+    ]
+
+
 @dataclass
 class FinalRow:
     rank: int | None
@@ -475,6 +494,9 @@ class FinalRow:
     is_me: bool
     dropped: bool
     cells: list[str]
+    ref: PlayerRef | None = None
+    rating_change: RatingChange | None = None
+    rating_text: str = ""  # "1,538 (+26)"
 
 
 @dataclass
@@ -483,6 +505,7 @@ class FinalBanner:
     reason: str
     columns: list[str]
     rows: list[FinalRow]
+    my_rating: str = ""
 
 
 def final_banner(
@@ -497,6 +520,9 @@ def final_banner(
     given = list(summary.get("cells", []))
     cells = given + [[] for _i in range(n - len(given))]
     width = len(columns)
+    changes = (
+        {c.user_id: c for c in RatingChange.objects.filter(match=match)} if match.rated else {}
+    )
     rows = [
         FinalRow(
             rank=seat.rank,
@@ -504,6 +530,9 @@ def final_banner(
             is_me=seat.index == viewer,
             dropped=seat.index in dropped,
             cells=(list(cells[seat.index]) + [""] * width)[:width],
+            ref=ref_for_seat(seat, names[seat.index]),
+            rating_change=changes.get(seat.user_id),
+            rating_text=short_rating_change(changes.get(seat.user_id)),
         )
         for seat in seats
     ]
@@ -517,7 +546,14 @@ def final_banner(
         headline = str(_("%(names)s share the win.") % {"names": ", ".join(winners)})
     else:
         headline = str(_("The match is over."))
-    return FinalBanner(headline, str(summary.get("reason", "")), columns, rows)
+    mine = next((row.rating_change for row in rows if row.is_me), None)
+    return FinalBanner(
+        headline,
+        str(summary.get("reason", "")),
+        columns,
+        rows,
+        my_rating=rating_change_text(mine, match.game_key) if mine else "",
+    )
 
 
 def time_per_move_label(duration) -> str:
@@ -546,13 +582,13 @@ def full_log(match: Match, user) -> list[LogLine]:
 class MatchRow:
     match: Match
     title: str
-    players: list[str]
+    players: list[PlayerRef]
     my_turn: bool
     free_seats: int
     time_per_move: str
 
 
-def _row(match: Match, user=None) -> MatchRow:
+def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
     game = registry.get(match.game_key)
     seats = list(match.seats.all())
     my_turn = (
@@ -561,7 +597,10 @@ def _row(match: Match, user=None) -> MatchRow:
     return MatchRow(
         match=match,
         title=game.title,
-        players=[s.display_name for s in seats],
+        players=[
+            ref_for_seat(s, rating=ratings.get((s.user_id, match.game_key)) if ratings else None)
+            for s in seats
+        ],
         my_turn=my_turn,
         free_seats=match.n_seats - len(seats),
         time_per_move=time_per_move_label(match.time_per_move),
@@ -578,7 +617,32 @@ def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
     queryset = Match.objects.filter(status=MatchStatus.OPEN, visibility=Visibility.PUBLIC)
     if user is not None and user.is_authenticated:
         queryset = queryset.exclude(seats__user=user)
-    return [_row(m) for m in _with_seats(queryset.order_by("-created_at")[:limit])]
+        # Matches where someone blocked this player are not offered to them.
+        queryset = queryset.exclude(
+            Exists(
+                Seat.objects.filter(
+                    match=OuterRef("pk"),
+                    user__blocks_made__blocked=user,
+                )
+            )
+        )
+    matches = list(_with_seats(queryset.order_by("-created_at")[:limit]))
+    ratings = shown_ratings(matches)
+    return [_row(m, ratings=ratings) for m in matches]
+
+
+def shown_ratings(matches: list[Match]) -> dict[tuple[int, str], int]:
+    """The rating of every seated player of ``matches`` for that match's game,
+    in one query: {(user id, game key): rating}. A player with no rating row
+    yet shows a newcomer's number."""
+    wanted = {(s.user_id, m.game_key) for m in matches for s in m.seats.all() if s.user_id}
+    if not wanted:
+        return {}
+    rows = Rating.objects.filter(
+        user_id__in={u for u, _k in wanted}, game_key__in={k for _u, k in wanted}
+    ).values_list("user_id", "game_key", "display")
+    found = {(u, k): d for u, k, d in rows}
+    return {key: found.get(key, NEWCOMER_RATING) for key in wanted}
 
 
 def live_public_matches(limit: int = 50) -> list[MatchRow]:

@@ -29,6 +29,9 @@ def display_of(mu: float, sigma: float) -> int:
     return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
 
 
+NEWCOMER_RATING = display_of(START_MU, START_SIGMA)
+
+
 class Rating(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
@@ -29,6 +30,7 @@ class PlayerRef:
     name: str
     username: str = ""  # empty for a bot seat
     bot_level: str = ""
+    rating: int | None = None  # shown after the name where a page lists ratings
 
     def __str__(self) -> str:
         if not self.username and self.bot_level:
@@ -42,7 +44,10 @@ class PlayerRef:
     def __html__(self) -> str:
         if not self.username:
             return format_html('<span class="bot-name">{}</span>', str(self))
-        return format_html('<a class="player-link" href="{}">{}</a>', self.url, self.name)
+        link = format_html('<a class="player-link" href="{}">{}</a>', self.url, self.name)
+        if self.rating is None:
+            return link
+        return format_html('{} <span class="rating">({})</span>', link, self.rating)
 
 
 def ref_for_user(user, name: str | None = None) -> PlayerRef:
@@ -53,10 +58,38 @@ def ref_for_user(user, name: str | None = None) -> PlayerRef:
     return PlayerRef(name=name, username=user.username)
 
 
-def ref_for_seat(seat, name: str | None = None) -> PlayerRef:
+def ref_for_seat(seat, name: str | None = None, rating: int | None = None) -> PlayerRef:
     """A seat: its player's page, or a bot seat's level. ``name`` is what the
     page calls the seat already (``Seat.display_name``)."""
     name = seat.display_name if name is None else name
     if seat.user_id is None:
         return PlayerRef(name=name, bot_level=seat.bot_level or "heuristic")
-    return PlayerRef(name=name, username=seat.user.username)
+    return PlayerRef(name=name, username=seat.user.username, rating=rating)
+
+
+def short_rating_change(change) -> str:
+    if change is None:
+        return ""
+    return f"{number_format(change.display_after, force_grouping=True)} ({change.delta:+d})"
+
+
+def rating_change_text(change, game_key: str) -> str:
+    """ "Your Nogi rating: 1,512 → 1,538 (+26)", in the active language."""
+    return str(
+        _("Your %(game)s rating: %(before)s → %(after)s (%(delta)s)")
+        % {
+            "game": _game_title(game_key),
+            "before": number_format(change.display_before, force_grouping=True),
+            "after": number_format(change.display_after, force_grouping=True),
+            "delta": f"{change.delta:+d}",
+        }
+    )
+
+
+def _game_title(game_key: str) -> str:
+    from games.engine import registry
+
+    try:
+        return str(registry.get(game_key).title)
+    except KeyError:
+        return game_key

@@ -1,3 +1,4 @@
+import re
 from datetime import datetime, timedelta
 
 from django import template
@@ -38,7 +39,7 @@ def moment(value, fmt: str = "DATETIME_FORMAT") -> str:
 
 
 @register.simple_tag
-def move_log_items(lines, newest_first: bool = False, with_times: bool = False) -> str:
+def move_log_items(lines, newest_first: bool = False, with_times: bool = False, links=None) -> str:
     """The ``<li>`` of each log line: who moved, when (``with_times``), and each
     sentence in its own span, every value escaped unless marked safe.
 
@@ -48,18 +49,42 @@ def move_log_items(lines, newest_first: bool = False, with_times: bool = False) 
     """
     if newest_first:
         lines = reversed(lines)
-    return mark_safe("\n".join(_log_item(line, with_times) for line in lines))
+    linkify = _linker(links or [])
+    return mark_safe("\n".join(_log_item(line, with_times, linkify) for line in lines))
 
 
-def _log_item(line, with_times: bool) -> str:
-    who = f'<span class="who">{conditional_escape(line.who)}</span>' if line.who else ""
+def _linker(links):
+    """A function that turns each player's name in an escaped text into a link
+    to their page (``links``: (name, url) of each person seated), whole words
+    only, longest names first."""
+    escaped = {str(conditional_escape(name)): url for name, url in links if name and url}
+    if not escaped:
+        return lambda text: text
+    pattern = re.compile(
+        "|".join(
+            rf"(?<![\w&]){re.escape(name)}(?!\w)" for name in sorted(escaped, key=len, reverse=True)
+        )
+    )
+
+    def linkify(text: str) -> str:
+        return pattern.sub(
+            lambda m: f'<a class="player-link" href="{escaped[m.group(0)]}">{m.group(0)}</a>', text
+        )
+
+    return linkify
+
+
+def _log_item(line, with_times: bool, linkify=lambda text: text) -> str:
+    who = (
+        f'<span class="who">{linkify(str(conditional_escape(line.who)))}</span>' if line.who else ""
+    )
     when = ""
     if with_times:
         stamp = conditional_escape(date_format(template_localtime(line.created_at), "c"))
         shown = conditional_escape(moment(line.created_at, "SHORT_DATETIME_FORMAT"))
         when = f'\n<time datetime="{stamp}">{shown}</time>'
     sentences = "".join(
-        f'<span class="sentence">{conditional_escape(sentence)}</span> '
+        f'<span class="sentence">{linkify(str(conditional_escape(sentence)))}</span> '
         for sentence in line.sentences
     )
     return f'<li value="{int(line.seq)}">{who}{when}\n{sentences}</li>'

@@ -182,6 +182,9 @@ ENDPOINTS: dict[str, Endpoint] = {
             "time_bank",
             "time_bank_increment",
             "timeout_policy",
+            "rated",
+            "min_rating",
+            "max_rating",
             "opt_nogi_first_player",
         )
     ),
@@ -202,6 +205,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "match_rematch": Endpoint((), "match", MATCH_ROLES),
     "match_chat": Endpoint(("text",), "match", MATCH_ROLES),
     "match_report": Endpoint(("reason", "message", "player"), "match", MATCH_ROLES),
+    # Players: blocking another player from their page.
+    "player_block": Endpoint(("do",), "player", MATCH_ROLES),
     # Accounts (allauth): the forms the site links to.
     "account_login": Endpoint(("login", "password", "remember"), also_refusals=FORM_REFUSALS),
     "account_signup": Endpoint(
@@ -248,6 +253,9 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "lobby": Endpoint(("game", "page"), method="get"),
+    "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),
+    "leaderboard": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
+    "leaderboards": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "admin:games_match_changelist": Endpoint(
         ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
         roles=ADMIN_ROLES,
@@ -258,7 +266,7 @@ GET_EXAMPLES = max(1, EXAMPLES // 3)
 
 # Admin pages covered by "admin:read_only_pages": every page Django's admin
 # makes for a model of Smoki's, but those with their own entry above.
-SMOKI_APPS = ("games", "accounts")
+SMOKI_APPS = ("games", "accounts", "players")
 ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
 
 # Views that accept POST but are not Smoki's to fuzz, each with why.
@@ -491,6 +499,17 @@ class FuzzEveryForm(TestCase):
                 "long": "x" * 300,
             }[target]
             return reverse(name, args=[token])
+        if args == "player":
+            username = {
+                "alice": self.alice.username,
+                "bob": self.bob.username,
+                "missing": "nobody-here",
+                "garbage": "²٣-x",
+                "long": "x" * 300,
+            }[target]
+            return reverse(name, args=[username])
+        if args == "game":
+            return reverse(name, args=[target if target != "²" else "x2"])
         if args == "admin_page":
             page, which = target
             if page.endswith(("_changelist", "_add")):
@@ -533,6 +552,7 @@ TARGETS = {
                 "replace_with_bot",
                 "reinstate",
                 "adjudicate",
+                "correct_result",
                 "undo",
                 "nothing",
                 "²",
@@ -544,6 +564,8 @@ TARGETS = {
     "user": st.sampled_from(["player", "moderator", "staff", "missing"]),
     "resend": st.sampled_from(["failed", "none", "weird"]),
     "invite": st.sampled_from(["gathering", "other", "nul", "garbage", "long"]),
+    "player": st.sampled_from(["alice", "bob", "missing", "garbage", "long"]),
+    "game": st.sampled_from(["nogi", "drakon", "missing", "²"]),
 }
 
 
