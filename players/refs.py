@@ -41,6 +41,13 @@ class PlayerRef:
     def url(self) -> str:
         return reverse("player_page", args=[self.username]) if self.username else ""
 
+    @property
+    def html(self) -> str:
+        """The link, for a template's ``{{ ref.html }}`` (Django's templates
+        print a lone object by ``str``; lists joined by ``join`` use
+        ``__html__``)."""
+        return self.__html__()
+
     def __html__(self) -> str:
         if not self.username:
             return format_html('<span class="bot-name">{}</span>', str(self))

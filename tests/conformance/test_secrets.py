@@ -2,7 +2,8 @@
 
 Differential, for every registered game: a match is played a few moves
 through the service layer; then, for each seat and for a spectator, every
-page and fragment they can load, the poll answer, the public JSON log, the
+page and fragment they can load (the players' pages and the game's
+leaderboard among them), the poll answer, the public JSON log, the
 full log, the verify page, the notifications page and every email built for
 them are captured, the game's ``perturb_secrets`` changes everything that
 viewer must not know, and everything is captured again. It must be
@@ -82,7 +83,13 @@ def _capture(client, match, user) -> dict[str, str]:
         "log.json": client.get(reverse("match_log_json", args=[match.pk])),
         "verify": client.get(reverse("match_verify", args=[match.pk])),
         "lobby": client.get("/"),
+        "leaderboard": client.get(reverse("leaderboard", args=[match.game_key])),
     }
+    # Every seated player's page (matches in play are listed there).
+    for seat in match.seats.exclude(user=None).order_by("index"):
+        pages[f"player {seat.index}"] = client.get(
+            reverse("player_page", args=[seat.user.username])
+        )
     captured = {name: _normalise(r.content.decode()) for name, r in pages.items()}
     # Every fragment one click down the viewer's choice tree.
     for path in sorted(set(CHOICE_PATH.findall(captured["page"])))[:6]:

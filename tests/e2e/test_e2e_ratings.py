@@ -1,0 +1,55 @@
+"""End-to-end: two players finish a rated match, see their new ratings on
+the end banner, follow each other's name to the player page and see the
+rating chart there."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import lobby
+from games.models import TimeoutPolicy
+from players.models import Rating
+from tests.e2e.helpers import log_in, make_player
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHANGE = re.compile(r"Your .+ rating: 1,000 → [\d,]+ \([+-]\d+\)")
+
+
+def test_a_rated_match_ends_with_new_ratings_and_linked_player_pages(live_server, window):
+    alice, bob = make_player("alice"), make_player("bob")
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, timeout_policy=TimeoutPolicy.LOSS, rated=True
+    )
+    lobby.join_match(user=bob, match=match)
+    url = f"{live_server.url}/m/{match.pk}/"
+
+    bobs = window("bob")
+    log_in(bobs.page, live_server.url, "bob")
+    bobs.page.goto(url)
+    bobs.page.locator("details.resign summary").click()
+    bobs.page.locator("#resign-button").click()
+    expect(bobs.page.locator("#final")).to_be_visible()
+    expect(bobs.page.locator("#my-rating-change")).to_have_text(CHANGE)
+
+    alices = window("alice")
+    log_in(alices.page, live_server.url, "alice")
+    alices.page.goto(url)
+    expect(alices.page.locator("#my-rating-change")).to_have_text(CHANGE)
+    after = Rating.objects.get(user=alice, game_key="nogi").display
+    assert after > 1000 > Rating.objects.get(user=bob, game_key="nogi").display
+    expect(alices.page.locator("#my-rating-change")).to_contain_text(f"{after:,}")
+
+    # Each follows the other's name from the banner to the player page and its chart.
+    for win, other in ((alices, "bob"), (bobs, "alice")):
+        win.page.locator("#final a.player-link", has_text=other).click()
+        expect(win.page).to_have_url(re.compile(rf"/players/{other}/$"))
+        expect(win.page.locator("#player-name")).to_have_text(other)
+        chart = win.page.locator("#rating-nogi .rating-chart svg")
+        expect(chart).to_be_visible()
+        expect(chart.locator("circle.chart-dot")).to_have_count(1)
+        expect(win.page.locator("#rating-nogi table")).to_have_count(1)
+        win.assert_clean()
