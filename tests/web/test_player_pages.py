@@ -1,0 +1,107 @@
+"""Player pages and names that link to them: what each viewer is shown."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import chat, lobby
+from games.models import TimeoutPolicy, Visibility
+from players.models import Rating
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user=None):
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def link(user) -> str:
+    return f'href="{reverse("player_page", args=[user.username])}"'
+
+
+def finished_rated(winner, loser):
+    match = lobby.create_match(
+        user=winner, game_key="nogi", n_seats=2, timeout_policy=TimeoutPolicy.LOSS
+    )
+    lobby.join_match(user=loser, match=match)
+    client_for(loser).post(reverse("match_resign", args=[match.pk]))
+    match.refresh_from_db()
+    return match
+
+
+def test_names_link_to_player_pages_on_the_match_lobby_watch_and_chat(started_match, alice, bob):
+    chat.post_message(bob, started_match, "hello")
+    page = client_for(alice).get(reverse("match_detail", args=[started_match.pk])).content.decode()
+    assert link(bob) in page and link(alice) in page
+    assert f'<span class="who"><a class="player-link" {link(bob)}>' in page  # the chat line
+    watch = client_for().get(reverse("watch")).content.decode()
+    assert link(alice) in watch and link(bob) in watch
+
+
+def test_a_bot_seat_shows_its_level_not_a_link(alice):
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.fill_with_bots(user=alice, match=match, level="random")
+    match.refresh_from_db()
+    assert not match.rated  # a bot in a seat: unrated
+    page = client_for(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert '<span class="bot-name">Bot 2 (random bot)</span>' in page
+
+
+def test_the_player_page_shows_ratings_chart_and_finished_matches(alice, bob):
+    match = finished_rated(alice, bob)
+    assert match.rated and match.status == "finished"
+    page = client_for().get(reverse("player_page", args=["alice"])).content.decode()
+    rating = Rating.objects.get(user=alice, game_key="nogi")
+    assert rating.rated_matches == 1 and rating.wins == 1 and rating.display > 1000
+    assert f'<strong class="rating-number">{rating.display}</strong>' in page
+    assert "provisional" in page
+    assert (
+        'class="chart-line"' in page and "<caption>Rating history: Nogi za pas!</caption>" in page
+    )
+    assert f"{rating.display} (+{rating.display - 1000})" in page
+    assert link(bob) in page
+
+
+def test_private_matches_appear_only_to_their_players(alice, bob, make_user):
+    private = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
+    )
+    lobby.invite_user(user=alice, match=private, username="bob")
+    lobby.join_match(user=bob, match=private)
+    target = f'href="{reverse("match_detail", args=[private.pk])}"'
+    url = reverse("player_page", args=["alice"])
+    assert target in client_for(bob).get(url).content.decode()
+    assert target not in client_for(make_user("eve")).get(url).content.decode()
+    assert target not in client_for().get(url).content.decode()
+
+
+def test_a_player_may_hide_their_page_from_visitors_not_logged_in(alice, bob):
+    alice.profile.page_public = False
+    alice.profile.save()
+    url = reverse("player_page", args=["alice"])
+    anonymous = client_for().get(url).content.decode()
+    assert "shows their page to logged-in players only" in anonymous
+    assert 'id="ratings"' not in anonymous
+    assert 'id="ratings"' in client_for(bob).get(url).content.decode()
+
+
+def test_an_unknown_player_is_a_404(alice):
+    assert client_for(alice).get(reverse("player_page", args=["nobody"])).status_code == 404
+
+
+def test_a_blocked_player_cannot_chat_where_the_blocker_sits(started_match, alice, bob):
+    client_for(alice).post(reverse("player_block", args=["bob"]), {"do": "block"})
+    response = client_for(bob).post(reverse("match_chat", args=[started_match.pk]), {"text": "hi"})
+    assert response.status_code == 403
+    assert not started_match.chat.exists()
+
+
+def test_the_lobby_shows_open_matches_players_with_their_ratings(alice, bob, make_user):
+    finished_rated(alice, bob)
+    lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    rating = Rating.objects.get(user=alice, game_key="nogi").display
+    page = client_for(make_user("dave")).get("/").content.decode()
+    assert f'{link(alice)}>alice</a> <span class="rating">({rating})</span>' in page
