@@ -764,7 +764,18 @@ def recent_notifications(user, limit: int = 50) -> list:
         .exclude(match__seats__user=user)
         .values_list("match_id", flat=True)
     )
+    seats_by_match: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(match_id__in={row.match_id for row in rows}).select_related(
+        "user__profile"
+    ):
+        seats_by_match.setdefault(seat.match_id, []).append(seat)
     for row in rows:
+        # The other players of the match, each linked to their page.
+        row.players = [
+            ref_for_seat(seat)
+            for seat in sorted(seats_by_match.get(row.match_id, []), key=lambda s: s.index)
+            if seat.user_id != user.pk
+        ]
         row.text = notifications.message_context(row)["subject"]
         row.can_answer = row.kind == "invitation" and row.match_id in open_invitations
         # A request to take back a move is answered where it is listed, while it waits.

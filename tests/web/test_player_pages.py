@@ -105,3 +105,8 @@ def test_the_lobby_shows_open_matches_players_with_their_ratings(alice, bob, mak
     rating = Rating.objects.get(user=alice, game_key="nogi").display
     page = client_for(make_user("dave")).get("/").content.decode()
     assert f'{link(alice)}>alice</a> <span class="rating">({rating})</span>' in page
+
+
+def test_the_notifications_page_links_the_other_players(started_match, alice, bob, carol):
+    page = client_for(alice).get(reverse("notifications")).content.decode()
+    assert link(bob) in page and link(carol) in page
