@@ -202,7 +202,7 @@ def _line(match: Match, seats: list[Seat], finished: bool = False) -> MatchLine:
     return MatchLine(
         match=match,
         title=game_title(match.game_key),
-        players=[ref_for_seat(s) for s in seats],
+        players=[ref_for_seat(s, s.player_name) for s in seats],
         rank=getattr(match, "my_rank", None) if finished else None,
         delta=after - before if after is not None and before is not None else None,
         display_after=after,
