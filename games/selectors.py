@@ -586,6 +586,7 @@ class MatchRow:
     my_turn: bool
     free_seats: int
     time_per_move: str
+    rating_range: str = ""  # "1100–1300", "≥ 1100": who may join an open match
 
 
 def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
@@ -604,7 +605,17 @@ def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
         my_turn=my_turn,
         free_seats=match.n_seats - len(seats),
         time_per_move=time_per_move_label(match.time_per_move),
+        rating_range=rating_range_label(match),
     )
+
+
+def rating_range_label(match: Match) -> str:
+    low, high = match.min_rating, match.max_rating
+    if low is not None and high is not None:
+        return f"{low}–{high}"
+    if low is not None:
+        return f"≥ {low}"
+    return f"≤ {high}" if high is not None else ""
 
 
 def _with_seats(queryset):

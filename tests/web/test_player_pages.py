@@ -110,3 +110,9 @@ def test_the_lobby_shows_open_matches_players_with_their_ratings(alice, bob, mak
 def test_the_notifications_page_links_the_other_players(started_match, alice, bob, carol):
     page = client_for(alice).get(reverse("notifications")).content.decode()
     assert link(bob) in page and link(carol) in page
+
+
+def test_the_lobby_says_which_open_matches_are_rated_and_for_whom(alice, make_user):
+    lobby.create_match(user=alice, game_key="nogi", n_seats=3, min_rating=900, max_rating=1200)
+    page = client_for(make_user("dave")).get("/").content.decode()
+    assert "rated" in page and "(rating 900–1200)" in page
