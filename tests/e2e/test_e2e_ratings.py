@@ -53,3 +53,13 @@ def test_a_rated_match_ends_with_new_ratings_and_linked_player_pages(live_server
         expect(chart.locator("circle.chart-dot")).to_have_count(1)
         expect(win.page.locator("#rating-nogi table")).to_have_count(1)
         win.assert_clean()
+
+    # On a phone the player page, its chart and the leaderboard fit the width.
+    page = alices.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/players/bob/", "/players/alice/", "/leaderboards/nogi/"):
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+    page.goto(live_server.url + "/players/alice/")
+    box = page.locator("#rating-nogi .rating-chart svg").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
