@@ -33,6 +33,7 @@ REPORT = Limit("report", 5, 3600)  # reports per user
 MATCH = Limit("match", 10, 3600)  # new matches per user
 INVITE_SENT = Limit("invite-sent", 20, 3600)  # invitations per inviting user
 INVITE_RECEIVED = Limit("invite-received", 3, 3600)  # invitations per invited user
+EMAIL_MOVE = Limit("email-move", 30, 600)  # moves from email links per address
 
 
 def hit(limit: Limit, *subject) -> bool:

@@ -21,10 +21,12 @@ by ``release_stuck_claims``, because whether that email left is unknown.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from contextlib import contextmanager
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core import signing
@@ -36,7 +38,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Delivery
-from games import outbox
+from games import move_links, outbox, presenters
 from games.models import (
     DeliveryStatus,
     Match,
@@ -486,10 +488,59 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
             unsubscribe_url=unsubscribe,
             preferences_url=absolute(reverse("profile")),
             name=profile.name,
+            choices=email_choices(row),
         )
         text = render_to_string("emails/notification.txt", context)
         html = render_to_string("emails/notification.html", context)
     return make_message(user, context["subject"], text, html, unsubscribe, email_ref(row))
+
+
+def email_choices(row: Notification) -> list[tuple[str, str]]:
+    """The player's first decision as (words, address) pairs, for a "your
+    turn" email still current: a whole move links to its confirmation page
+    (a signed link, ``games.move_links``), a first step of a longer move to
+    the match page at that step. Empty when there are more than
+    ``MAX_CHOICES``, or the position moved on since the row was written."""
+    from games.engine import registry
+
+    match = row.match
+    if (
+        row.kind != NotificationKind.YOUR_TURN
+        or match.status != "active"
+        or match.version != row.version
+        or match.deadline is None
+        or match.state is None
+    ):
+        return []
+    seat = next((s for s in match.seats.all() if s.user_id == row.user_id), None)
+    game = registry.get(match.game_key)
+    if seat is None or seat.index not in game.current_seats(match.state):
+        return []
+    presenter = presenters.get(match.game_key)
+    names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
+    view = {**game.view(match.state, seat.index), "_names": names, "_version": match.version}
+    level = presenters.choice_level(
+        game.legal_actions(match.state, seat.index), view, presenter, []
+    )
+    if not level.choices or len(level.choices) > move_links.MAX_CHOICES:
+        return []
+    detail = reverse("match_detail", args=[match.pk])
+    choices = []
+    for choice in level.choices:
+        if choice.action_json is None:
+            url = f"{detail}?{urlencode({'path': choice.path})}"
+        else:
+            token = move_links.make_token(
+                match_id=match.pk,
+                seat=seat.index,
+                user_id=row.user_id,
+                version=match.version,
+                action=json.loads(choice.action_json),
+                deadline=match.deadline,
+            )
+            url = move_links.url_for(token, match.pk)
+        choices.append((str(choice.label), absolute(url)))
+    return choices
 
 
 def email_ref(row: Notification) -> str:

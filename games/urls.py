@@ -29,6 +29,7 @@ urlpatterns = [
     path("m/<int:pk>/report/", views.match_report, name="match_report"),
     path("m/<int:pk>/verify/", views.match_verify, name="match_verify"),
     path("m/<int:pk>/log.json", views.match_log_json, name="match_log_json"),
+    path("m/<int:pk>/by-email/<str:token>/", views.email_move, name="email_move"),
     path("invite/<str:token>/", views.invitation_link, name="invitation_link"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("notifications/", views.notification_list, name="notifications"),

@@ -29,7 +29,17 @@ from django.views.decorators.http import (
 
 from accounts import services as account_services
 from accounts.middleware import apply_profile_preferences, defer_profile_preferences
-from games import chat, icons, limits, notes, notifications, safety, selectors, timeouts
+from games import (
+    chat,
+    email_moves,
+    icons,
+    limits,
+    notes,
+    notifications,
+    safety,
+    selectors,
+    timeouts,
+)
 from games.engine import registry
 from games.errors import Forbidden, ServiceError
 from games.forms import ActionForm, CreateMatchForm, InviteForm, whole_number
@@ -452,6 +462,25 @@ def match_log(request, pk: int):
             "log": selectors.full_log(match, request.user),
         },
     )
+
+
+@require_http_methods(["GET", "POST"])
+def email_move(request, pk: int, token: str):
+    """A move offered in the "your turn" email: GET shows it with one button
+    (and changes nothing), POST makes it. Works logged out, for that one move."""
+    try:
+        seen = email_moves.look(pk, token)
+    except ServiceError as error:
+        return render(request, "games/email_move.html", {"error": error.message}, status=404)
+    context = {"seen": seen, "match": seen.match, "token": token}
+    if request.method == "POST" and seen.status == email_moves.VALID:
+        try:
+            email_moves.play(pk, token)
+        except ServiceError as error:
+            context["error"] = error.message
+            return render(request, "games/email_move.html", context, status=error.status)
+        context["done"] = True
+    return render(request, "games/email_move.html", context)
 
 
 @require_GET

@@ -46,7 +46,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from games import chat, lobby, notifications, safety
+from games import chat, lobby, move_links, notifications, safety
 from games.engine import registry
 from games.models import DeliveryStatus, Notification, NotificationKind, Visibility
 
@@ -205,6 +205,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "match_rematch": Endpoint((), "match", MATCH_ROLES),
     "match_chat": Endpoint(("text",), "match", MATCH_ROLES),
     "match_report": Endpoint(("reason", "message", "player"), "match", MATCH_ROLES),
+    # A move from the "your turn" email: a signed link, opened logged out.
+    "email_move": Endpoint((), "email_move", MATCH_ROLES),
     # Players: blocking another player from their page.
     "player_block": Endpoint(("do",), "player", MATCH_ROLES),
     # Accounts (allauth): the forms the site links to.
@@ -253,6 +255,7 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "lobby": Endpoint(("game", "page"), method="get"),
+    "email_move": Endpoint((), "email_move", MATCH_ROLES, method="get"),
     "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),
     "leaderboard": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "leaderboards": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
@@ -499,6 +502,25 @@ class FuzzEveryForm(TestCase):
                 "long": "x" * 300,
             }[target]
             return reverse(name, args=[token])
+        if args == "email_move":
+            seat = self.active.seats.get(user=self.alice).index
+            good = move_links.make_token(
+                match_id=self.active.pk,
+                seat=seat,
+                user_id=self.alice.pk,
+                version=self.active.version,
+                action=json.loads(self.legal_action),
+                deadline=self.active.deadline or timezone.now(),
+            )
+            token = {
+                "good": good,
+                "forged": good[:-3] + ("AAA" if not good.endswith("AAA") else "BBB"),
+                "truncated": good[: len(good) // 2],
+                "other match": good,
+                "garbage": "²٣-x",
+            }[target]
+            pk = self.other.pk if target == "other match" else self.active.pk
+            return reverse(name, args=[pk, token])
         if args == "player":
             username = {
                 "alice": self.alice.username,
@@ -565,6 +587,7 @@ TARGETS = {
     "resend": st.sampled_from(["failed", "none", "weird"]),
     "invite": st.sampled_from(["gathering", "other", "nul", "garbage", "long"]),
     "player": st.sampled_from(["alice", "bob", "missing", "garbage", "long"]),
+    "email_move": st.sampled_from(["good", "forged", "truncated", "other match", "garbage"]),
     "game": st.sampled_from(["nogi", "drakon", "missing", "²"]),
 }
 

@@ -1,0 +1,158 @@
+"""Moves from the "your turn" email: signed links, a confirmation page, once.
+
+The email is sent to a real SMTP server (aiosmtpd); the test reads its HTML,
+follows a move's link logged out, confirms, and finds the move in the log.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+import socket
+import threading
+from datetime import timedelta
+from html import unescape
+
+import pytest
+import time_machine
+from aiosmtpd.controller import Controller
+from django.test import Client
+from django.utils import timezone
+
+from games import lobby, move_links, notifications
+from games.models import Match, Move, Notification, NotificationKind
+
+pytestmark = pytest.mark.django_db
+LINK = re.compile(r'href="(http://[^"]+/by-email/[^"]+)"')
+
+
+class Inbox:
+    def __init__(self):
+        self.messages: list[email.message.Message] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            self.messages.append(email.message_from_bytes(envelope.content))
+        return "250 Message accepted for delivery"
+
+
+@pytest.fixture
+def inbox(settings):
+    handler = Inbox()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": controller.port, "timeout": 5},
+        }
+    }
+    yield handler
+    controller.stop()
+
+
+def nogi_match(alice, bob) -> Match:
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}
+    )
+    lobby.join_match(user=bob, match=match)
+    match.refresh_from_db()
+    return match
+
+
+def your_turn_row(match, user) -> Notification:
+    return Notification.objects.get(match=match, user=user, kind=NotificationKind.YOUR_TURN)
+
+
+def html_of(message: email.message.Message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/html":
+            return part.get_payload(decode=True).decode()
+    raise AssertionError("no HTML part")
+
+
+def path_of(url: str) -> str:
+    return re.sub(r"^http://[^/]+", "", unescape(url))
+
+
+def test_a_move_from_the_email_through_a_real_smtp_server(alice, bob, inbox):
+    match = nogi_match(alice, bob)
+    notifications.build_email(your_turn_row(match, alice)).send()
+    (message,) = inbox.messages
+    html = html_of(message)
+    links = LINK.findall(html)
+    assert 1 <= len(links) <= move_links.MAX_CHOICES
+    text = next(p for p in message.walk() if p.get_content_type() == "text/plain")
+    assert "/by-email/" in text.get_payload(decode=True).decode()  # the plain part lists them too
+
+    visitor = Client()  # logged out, as from a phone's mail app
+    url = path_of(links[0])
+    page = visitor.get(url)
+    assert page.status_code == 200
+    label = re.search(r'id="email-move-label">([^<]+)<', page.content.decode()).group(1)
+    assert label.strip()
+    match.refresh_from_db()
+    assert match.version == 0  # a GET changes nothing (mail scanners open links)
+
+    done = visitor.post(url)
+    assert done.status_code == 200 and 'id="email-move-done"' in done.content.decode()
+    move = Move.objects.get(match=match, seq=1)
+    assert move.actor_id == alice.pk and move.seat == 0
+    assert "_auth_user_id" not in visitor.session  # it did not log the visitor in
+
+    again = visitor.post(url)  # the same link twice: the position has changed
+    assert 'id="email-move-stale"' in again.content.decode()
+    assert Move.objects.filter(match=match).count() == 2  # the opening and the one move
+    other = visitor.get(path_of(links[-1]))  # any other link of that email too
+    assert 'id="email-move-stale"' in other.content.decode()
+
+
+def test_forged_truncated_and_foreign_tokens_are_refused_and_change_nothing(alice, bob):
+    match = nogi_match(alice, bob)
+    choices = notifications.email_choices(your_turn_row(match, alice))
+    url = path_of(next(u for _label, u in choices if "/by-email/" in u))
+    token = url.rstrip("/").rsplit("/", 1)[1]
+    visitor = Client()
+    for bad in (token[:-4], token[:20], token + "x", "garbage", "²٣"):
+        response = visitor.post(f"/m/{match.pk}/by-email/{bad}/")
+        assert response.status_code == 404
+    other = nogi_match(bob, alice)
+    assert visitor.post(f"/m/{other.pk}/by-email/{token}/").status_code == 404
+    assert Move.objects.filter(match__in=[match, other]).count() == 2  # the openings only
+
+
+def test_a_link_for_another_seat_or_version_cannot_be_made_up(alice, bob):
+    """The token binds the seat, the user and the version: changing any one
+    breaks the signature, so bob cannot turn alice's link into his."""
+    match = nogi_match(alice, bob)
+    choices = notifications.email_choices(your_turn_row(match, alice))
+    token = path_of(next(u for _l, u in choices if "/by-email/" in u)).rstrip("/").rsplit("/")[-1]
+    link = move_links.read_token(token)
+    assert (link.seat, link.user_id, link.version) == (0, alice.pk, 0)
+    payload, signature = token.rsplit(":", 1)
+    assert move_links.read_token(payload.replace("a", "b", 1) + ":" + signature) is None
+
+
+def test_an_expired_link_says_so(alice, bob):
+    match = nogi_match(alice, bob)
+    choices = notifications.email_choices(your_turn_row(match, alice))
+    url = path_of(next(u for _l, u in choices if "/by-email/" in u))
+    with time_machine.travel(match.deadline + timedelta(minutes=1)):
+        page = Client().post(url)
+    assert "expired" in page.content.decode()
+    assert Move.objects.filter(match=match).count() == 1
+
+
+def test_no_links_when_the_position_moved_on_or_for_other_emails(alice, bob):
+    match = nogi_match(alice, bob)
+    row = your_turn_row(match, alice)
+    Match.objects.filter(pk=match.pk).update(version=5)
+    row.refresh_from_db()
+    assert notifications.email_choices(row) == []
+    started = Notification.objects.get(match=match, user=bob, kind=NotificationKind.MATCH_STARTED)
+    assert notifications.email_choices(started) == []
+    assert timezone.now() < match.deadline
