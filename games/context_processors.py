@@ -1,7 +1,16 @@
 from functools import cache
 
+from django.conf import settings
+
 from accounts.selectors import preferences
 from games import selectors
+
+
+def service_worker(request):
+    """Pages register the service worker in production only: in development
+    the static files keep their names while they change, and a cache would
+    hold stale copies."""
+    return {"service_worker": not settings.DEBUG}
 
 
 def bell(request):

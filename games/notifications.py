@@ -43,6 +43,7 @@ from games.models import (
     DeliveryStatus,
     Match,
     MatchStatus,
+    Move,
     Notification,
     NotificationKind,
     Seat,
@@ -489,10 +490,64 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
             preferences_url=absolute(reverse("profile")),
             name=profile.name,
             choices=email_choices(row),
+            **email_position(row),
         )
         text = render_to_string("emails/notification.txt", context)
         html = render_to_string("emails/notification.html", context)
     return make_message(user, context["subject"], text, html, unsubscribe, email_ref(row))
+
+
+RECENT_MOVES_IN_EMAIL = 30
+
+
+def email_position(row: Notification) -> dict:
+    """For a "your turn" or reminder email: the board in words as the
+    player's seat sees it (the page's text alternative), and what happened
+    since the player's own last move, in the log's words."""
+    from games.engine import registry
+    from games.engine.replay import MODERATION
+
+    match = row.match
+    if (
+        row.kind not in (NotificationKind.YOUR_TURN, NotificationKind.REMINDER)
+        or match.status != "active"
+        or match.state is None
+    ):
+        return {}
+    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    seat = next((s for s in seats if s.user_id == row.user_id), None)
+    if seat is None:
+        return {}
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    names = [s.player_name for s in seats]
+    view = {**game.view(match.state, seat.index), "_names": names, "_version": match.version}
+    board = [str(line) for line in presenters.hook(presenter, "describe_board")(view, names)]
+    last_own = (
+        Move.objects.filter(match=match, seat=seat.index, actor_kind="player")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    ) or 0
+    recent = []
+    moves = Move.objects.filter(match=match, seq__gt=last_own).order_by("seq")
+    for move in moves[:RECENT_MOVES_IN_EMAIL]:
+        said = [
+            str(presenter.describe_event(event, names))
+            for event in move.events
+            if event.get("private_to") in (None, seat.index) and event.get("type") != MODERATION
+        ]
+        if not said:
+            continue
+        who = (
+            names[move.seat]
+            if move.seat is not None
+            and move.seat < len(names)
+            and not presenter.SENTENCES_NAME_THE_ACTOR
+            else ""
+        )
+        recent.append((f"{who}: " if who else "") + " ".join(said))
+    return {"board_lines": board, "recent_lines": recent}
 
 
 def email_choices(row: Notification) -> list[tuple[str, str]]:

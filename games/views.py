@@ -102,6 +102,46 @@ def favicon(request):
     return redirect(static("icons/favicon.svg"), permanent=True)
 
 
+# Bump to drop every cached static file at once (hashed names change anyway).
+SERVICE_WORKER_VERSION = 1
+
+
+@require_safe
+def manifest(request):
+    """The web app manifest: Smoki on a phone's home screen, with its icons
+    and colours, opening at the lobby."""
+    data = {
+        "name": "Smoki",
+        "short_name": "Smoki",
+        "description": _("Dragon board games, played slowly."),
+        "start_url": reverse("lobby"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#faf6f0",
+        "theme_color": "#b4321f",
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("icons/favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return JsonResponse(data, content_type="application/manifest+json")
+
+
+@require_safe
+def service_worker(request):
+    """The service worker, served from the root so that its scope is the
+    whole site; it caches static files only (templates/pwa/sw.js)."""
+    response = render(
+        request,
+        "pwa/sw.js",
+        {"version": SERVICE_WORKER_VERSION, "static_prefix": static("")},
+        content_type="text/javascript",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 @require_safe
 def icon_sprite(request):
     """The game-icons sprite the pages' icons refer to (games/icons.py). Its URL

@@ -81,3 +81,13 @@
     }
   });
 })();
+
+// Installable: register the service worker (static files only) where the
+// page asks for it (production; see games/context_processors.py).
+(function () {
+  "use strict";
+  var url = document.body && document.body.dataset.serviceWorker;
+  if (url && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {});
+  }
+})();

@@ -156,3 +156,29 @@ def test_no_links_when_the_position_moved_on_or_for_other_emails(alice, bob):
     started = Notification.objects.get(match=match, user=bob, kind=NotificationKind.MATCH_STARTED)
     assert notifications.email_choices(started) == []
     assert timezone.now() < match.deadline
+
+
+def test_the_email_tells_the_board_and_what_happened_since_my_last_move(alice, bob):
+    match = nogi_match(alice, bob)
+    row = your_turn_row(match, alice)
+    first = notifications.build_email(row).body
+    assert "The board:" in first
+    assert "Since your last move:" not in first  # nothing happened yet
+    # alice moves, then bob: alice's next email tells bob's move, not hers.
+    from games import services
+    from games.engine import registry
+
+    game = registry.get("nogi")
+    for player in (alice, bob):
+        match.refresh_from_db()
+        seat = game.current_seats(match.state)[0]
+        assert match.seats.get(index=seat).user == player
+        services.submit_action(match, player, game.legal_actions(match.state, seat)[0], match.version)
+    match.refresh_from_db()
+    assert game.current_seats(match.state) == [0]
+    row = your_turn_row(match, alice)
+    body = notifications.build_email(row).body
+    since = body.split("Since your last move:")[1].split("The board:")[0]
+    last = Move.objects.get(match=match, seq=match.version)
+    sentence = notifications.presenters.get("nogi").describe_event(last.events[0], ["alice", "bob"])
+    assert str(sentence) in since
