@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import notifications, selectors
-from games.models import DeliveryStatus, Notification
+from games.models import DeliveryStatus, Notification, NotificationKind
 from games.moments import local_moment
 
 logger = logging.getLogger(__name__)
@@ -87,10 +87,20 @@ def build_digest(user, rows):
                 "title": row.title,
                 "url": notifications.absolute(reverse("match_detail", args=[row.match.pk])),
                 "deadline": local_moment(row.match.deadline),
+                "cid": f"board-{row.match.pk}@smoki",
             }
             for row in selectors.my_matches(user)
             if row.my_turn
         ]
+        pictures = {}
+        for item in waiting[:DIGEST_PICTURES]:
+            png = _picture(item["match"], user)
+            if png:
+                pictures[item["cid"]] = png
+            else:
+                item["cid"] = ""
+        for item in waiting[DIGEST_PICTURES:]:
+            item["cid"] = ""
         news = [
             notifications.message_context(row)["subject"]
             for row in rows
@@ -106,4 +116,19 @@ def build_digest(user, rows):
         subject = translation.gettext("Your daily Smoki digest")
         text = render_to_string("emails/digest.txt", context)
         html = render_to_string("emails/digest.html", context)
-    return notifications.make_message(user, subject, text, html, unsubscribe, f"digest-{user.pk}")
+    message = notifications.make_message(
+        user, subject, text, html, unsubscribe, f"digest-{user.pk}"
+    )
+    for cid, png in pictures.items():
+        notifications.attach_inline_png(message, png, cid)
+    return message
+
+
+# The most urgent waiting matches get a small picture of their board each.
+DIGEST_PICTURES = 8
+DIGEST_PICTURE_WIDTH = 320
+
+
+def _picture(match, user) -> bytes | None:
+    row = Notification(user=user, match=match, kind=NotificationKind.YOUR_TURN)
+    return notifications.board_picture_of(row, width=DIGEST_PICTURE_WIDTH)

@@ -44,6 +44,18 @@ def sprite() -> bytes:
     return f'<svg xmlns="http://www.w3.org/2000/svg">{symbols}</svg>'.encode()
 
 
+def symbols(wanted) -> str:
+    """The ``<symbol>`` of each named icon, for an SVG drawn outside a page
+    (the email's board picture), which cannot refer to ``/icons.svg``."""
+    data = collection()
+    box = data["size"]
+    return "".join(
+        f'<symbol id="{name}" viewBox="0 0 {box} {box}">{data["icons"][name]["body"]}</symbol>'
+        for name in wanted
+        if name in data["icons"]
+    )
+
+
 @cache
 def sprite_url() -> str:
     """The sprite's address, named by its content: a new icon set is a new URL,

@@ -38,7 +38,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Delivery
-from games import move_links, outbox, presenters
+from games import board_picture, move_links, outbox, presenters
 from games.models import (
     DeliveryStatus,
     Match,
@@ -485,16 +485,63 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
     unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, field)]))
     with translation.override(profile.language), timezone.override(profile.timezone):
         context = message_context(row)
+        position = email_position(row)
+        picture = board_picture_of(row) if position else None
         context.update(
             unsubscribe_url=unsubscribe,
             preferences_url=absolute(reverse("profile")),
             name=profile.name,
             choices=email_choices(row),
-            **email_position(row),
+            board_cid=BOARD_CID if picture else "",
+            **position,
         )
         text = render_to_string("emails/notification.txt", context)
         html = render_to_string("emails/notification.html", context)
-    return make_message(user, context["subject"], text, html, unsubscribe, email_ref(row))
+    message = make_message(user, context["subject"], text, html, unsubscribe, email_ref(row))
+    if picture:
+        attach_inline_png(message, picture, BOARD_CID)
+    return message
+
+
+BOARD_CID = "board@smoki"
+
+
+def board_picture_of(row: Notification, width: int = board_picture.SHEET_WIDTH) -> bytes | None:
+    """The seat's board as a PNG for a "your turn" or reminder email, drawn
+    here, in the mail worker (``games.board_picture``); None when it cannot
+    be drawn (the email then goes without it)."""
+    seat = next((s for s in row.match.seats.all() if s.user_id == row.user_id), None)
+    if seat is None:
+        return None
+    try:
+        return board_picture.board_png(row.match, seat.index, width=width)
+    except Exception:  # a picture is a nicety: the email goes without it
+        logger.exception("The board picture of match %s could not be drawn", row.match_id)
+        return None
+
+
+def attach_inline_png(message: EmailMultiAlternatives, png: bytes, cid: str) -> None:
+    """Show ``png`` inside the HTML part as ``cid:<cid>`` (several may be added)."""
+    if not isinstance(message, MessageWithPicture):
+        message.__class__ = MessageWithPicture
+        message.inline_pngs = []
+    message.inline_pngs.append((png, cid))
+
+
+class MessageWithPicture(EmailMultiAlternatives):
+    """An email whose HTML part carries pictures: the HTML becomes
+    multipart/related (the HTML, then the pictures), beside the plain text."""
+
+    inline_pngs: list[tuple[bytes, str]]
+
+    def _add_bodies(self, msg):
+        msg = super()._add_bodies(msg)
+        html = msg.get_body(preferencelist=("html",))
+        for png, cid in self.inline_pngs:
+            html.add_related(
+                png, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline"
+            )
+        return msg
 
 
 RECENT_MOVES_IN_EMAIL = 30

@@ -173,7 +173,9 @@ def test_the_email_tells_the_board_and_what_happened_since_my_last_move(alice, b
         match.refresh_from_db()
         seat = game.current_seats(match.state)[0]
         assert match.seats.get(index=seat).user == player
-        services.submit_action(match, player, game.legal_actions(match.state, seat)[0], match.version)
+        services.submit_action(
+            match, player, game.legal_actions(match.state, seat)[0], match.version
+        )
     match.refresh_from_db()
     assert game.current_seats(match.state) == [0]
     row = your_turn_row(match, alice)
@@ -182,3 +184,36 @@ def test_the_email_tells_the_board_and_what_happened_since_my_last_move(alice, b
     last = Move.objects.get(match=match, seq=match.version)
     sentence = notifications.presenters.get("nogi").describe_event(last.events[0], ["alice", "bob"])
     assert str(sentence) in since
+
+
+def test_the_your_turn_email_shows_the_board_as_an_inline_picture(alice, bob, inbox):
+    match = nogi_match(alice, bob)
+    notifications.build_email(your_turn_row(match, alice)).send()
+    (message,) = inbox.messages
+    assert message.get_content_type() == "multipart/alternative"
+    html_part = message.get_payload()[1]
+    assert html_part.get_content_type() == "multipart/related"
+    images = [p for p in message.walk() if p.get_content_type() == "image/png"]
+    assert len(images) == 1
+    png = images[0].get_payload(decode=True)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) < 200_000
+    assert images[0]["Content-ID"] == "<board@smoki>"
+    assert 'src="cid:board@smoki"' in html_of(message)
+
+
+def test_the_digest_shows_each_waiting_match_as_a_small_picture(alice, bob, make_user):
+    from games import digests
+
+    first = nogi_match(alice, bob)
+    second = lobby.create_match(user=alice, game_key="drako", n_seats=2)
+    lobby.join_match(user=make_user("carol"), match=second)
+    second.refresh_from_db()
+    message = digests.build_digest(alice, [])
+    parsed = email.message_from_bytes(message.message().as_bytes())
+    images = {p["Content-ID"]: p for p in parsed.walk() if p.get_content_type() == "image/png"}
+    waiting = [m for m in (first, second) if m.waiting_on_id == alice.pk]
+    assert waiting, "alice must be to move somewhere"
+    assert set(images) == {f"<board-{m.pk}@smoki>" for m in waiting}
+    html = html_of(parsed)
+    for match in waiting:
+        assert f'src="cid:board-{match.pk}@smoki"' in html
