@@ -25,7 +25,8 @@ from django.template import engines
 from games import icons, presenters
 from games.engine import registry
 
-SHEET_WIDTH = 640  # the sheet's width in SVG units, and the PNG's in pixels
+SHEET_WIDTH = 640  # the sheet's width in SVG units
+PICTURE_WIDTH = 480  # the PNG's width in pixels: resvg's time grows with the pixels
 GAP = 8
 SMALL = 64  # a drawing with a viewBox but no size is drawn this wide
 BACKGROUND = "#faf6f0"
@@ -151,7 +152,7 @@ def board_svg(match, seat: int) -> str:
     return sheet(board_html(match, seat))
 
 
-def board_png(match, seat: int, width: int = SHEET_WIDTH) -> bytes:
+def board_png(match, seat: int, width: int = PICTURE_WIDTH) -> bytes:
     """The seat's board as PNG bytes, ``width`` pixels wide."""
     return bytes(
         resvg_py.svg_to_bytes(

@@ -126,7 +126,7 @@ def build_digest(user, rows):
 
 # The most urgent waiting matches get a small picture of their board each.
 DIGEST_PICTURES = 8
-DIGEST_PICTURE_WIDTH = 320
+DIGEST_PICTURE_WIDTH = 240
 
 
 def _picture(match, user) -> bytes | None:

@@ -506,7 +506,7 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
 BOARD_CID = "board@smoki"
 
 
-def board_picture_of(row: Notification, width: int = board_picture.SHEET_WIDTH) -> bytes | None:
+def board_picture_of(row: Notification, width: int = board_picture.PICTURE_WIDTH) -> bytes | None:
     """The seat's board as a PNG for a "your turn" or reminder email, drawn
     here, in the mail worker (``games.board_picture``); None when it cannot
     be drawn (the email then goes without it)."""

@@ -4,8 +4,9 @@ Differential, for every registered game: a match is played a few moves
 through the service layer; then, for each seat and for a spectator, every
 page and fragment they can load (the players' pages and the game's
 leaderboard among them), the poll answer, the public JSON log, the
-full log, the verify page, the notifications page and every email built for
-them are captured, the game's ``perturb_secrets`` changes everything that
+full log, the verify page, the notifications page, every email built for
+them (with its move links) and the SVG source of the email's board picture
+are captured, the game's ``perturb_secrets`` changes everything that
 viewer must not know, and everything is captured again. It must be
 byte-identical. A sanity check shows the same kind of change does reach the
 seat it belongs to, so the comparison can fail.
@@ -19,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import lobby, notifications, services
+from games import board_picture, lobby, notifications, services
 from games.engine import registry
 from games.engine.rng import Rng
 from games.models import Match, MatchStatus, Notification
@@ -98,6 +99,9 @@ def _capture(client, match, user) -> dict[str, str]:
         )
         captured[f"choice {path}"] = _normalise(fragment.content.decode())
     if user is not None:
+        seat = match.seats.get(user=user)
+        # The email's picture is drawn from this SVG (games/board_picture.py).
+        captured["email picture"] = board_picture.board_svg(match, seat.index)
         captured["notifications"] = _normalise(
             client.get(reverse("notifications")).content.decode()
         )
