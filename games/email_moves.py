@@ -43,10 +43,14 @@ def _read(pk: int, token: str) -> tuple[move_links.MoveLink, Match]:
     return link, match
 
 
-def _status(link: move_links.MoveLink, match: Match) -> str:
+def _seats(match: Match) -> list:
+    return list(match.seats.select_related("user__profile").order_by("index"))
+
+
+def _status(link: move_links.MoveLink, match: Match, seats: list) -> str:
     if time.time() > link.expires:
         return EXPIRED
-    seat = match.seats.filter(index=link.seat).first()
+    seat = next((s for s in seats if s.index == link.seat), None)
     if (
         match.status != MatchStatus.ACTIVE
         or match.version != link.version
@@ -58,11 +62,11 @@ def _status(link: move_links.MoveLink, match: Match) -> str:
     return VALID
 
 
-def describe(match: Match, seat: int, action: dict) -> str:
+def describe(match: Match, seats: list, seat: int, action: dict) -> str:
     """The action in the words of the match page's choices, step by step."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
-    names = [s.display_name for s in match.seats.order_by("index")]
+    names = [s.display_name for s in seats]
     view = {**game.view(match.state, seat), "_names": names, "_version": match.version}
     return " → ".join(str(label) for _key, label in presenter.action_steps(action, view))
 
@@ -70,8 +74,9 @@ def describe(match: Match, seat: int, action: dict) -> str:
 def look(pk: int, token: str) -> LinkLook:
     """What the link would do now; raises NotFound for a bad link."""
     link, match = _read(pk, token)
-    status = _status(link, match)
-    label = describe(match, link.seat, link.action) if status == VALID else ""
+    seats = _seats(match)
+    status = _status(link, match, seats)
+    label = describe(match, seats, link.seat, link.action) if status == VALID else ""
     return LinkLook(match=match, status=status, label=label, link=link)
 
 
@@ -84,7 +89,7 @@ def play(pk: int, token: str) -> Move:
         link.user_id,
         message=_("You have used many email links lately; wait a few minutes."),
     )
-    status = _status(link, match)
+    status = _status(link, match, _seats(match))
     if status == EXPIRED:
         raise Conflict(_("This link has expired: the turn's time is over."))
     if status == STALE:

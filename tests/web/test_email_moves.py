@@ -217,3 +217,15 @@ def test_the_digest_shows_each_waiting_match_as_a_small_picture(alice, bob, make
     html = html_of(parsed)
     for match in waiting:
         assert f'src="cid:board-{match.pk}@smoki"' in html
+
+
+def test_the_confirmation_page_reads_a_bounded_number_of_queries(
+    alice, bob, django_assert_max_num_queries
+):
+    match = nogi_match(alice, bob)
+    choices = notifications.email_choices(your_turn_row(match, alice))
+    url = path_of(next(u for _l, u in choices if "/by-email/" in u))
+    visitor = Client()
+    visitor.get(url)  # sessions and the like, once
+    with django_assert_max_num_queries(4):
+        assert visitor.get(url).status_code == 200
