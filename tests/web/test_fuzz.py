@@ -183,6 +183,9 @@ ENDPOINTS: dict[str, Endpoint] = {
             "time_bank_increment",
             "timeout_policy",
             "opt_nogi_first_player",
+            "rated",
+            "min_rating",
+            "max_rating",
         )
     ),
     "profile": Endpoint(PROFILE_FIELDS),
@@ -202,6 +205,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "match_rematch": Endpoint((), "match", MATCH_ROLES),
     "match_chat": Endpoint(("text",), "match", MATCH_ROLES),
     "match_report": Endpoint(("reason", "message", "player"), "match", MATCH_ROLES),
+    # Players: blocking another player (or oneself, or nobody).
+    "player_block": Endpoint(("do",), "player", MATCH_ROLES),
     # Accounts (allauth): the forms the site links to.
     "account_login": Endpoint(("login", "password", "remember"), also_refusals=FORM_REFUSALS),
     "account_signup": Endpoint(
@@ -248,6 +253,8 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "lobby": Endpoint(("game", "page"), method="get"),
+    "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),
+    "leaderboard": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "admin:games_match_changelist": Endpoint(
         ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
         roles=ADMIN_ROLES,
@@ -258,7 +265,7 @@ GET_EXAMPLES = max(1, EXAMPLES // 3)
 
 # Admin pages covered by "admin:read_only_pages": every page Django's admin
 # makes for a model of Smoki's, but those with their own entry above.
-SMOKI_APPS = ("games", "accounts")
+SMOKI_APPS = ("games", "accounts", "players")
 ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
 
 # Views that accept POST but are not Smoki's to fuzz, each with why.
@@ -313,8 +320,8 @@ def _tables() -> list[str]:
 def snapshot() -> list:
     """Every row of the tables that matter: matches (version, state, seats),
     moves, chat, notifications, notes, invitations, reports, the audit,
-    profiles, users and their email addresses. Raw SQL: an ORM query per
-    table would double the cost of each example."""
+    profiles, ratings and blocks, users and their email addresses. Raw SQL:
+    an ORM query per table would double the cost of each example."""
     rows = []
     with connection.cursor() as cursor:
         for table in TABLES:
@@ -491,6 +498,10 @@ class FuzzEveryForm(TestCase):
                 "long": "x" * 300,
             }[target]
             return reverse(name, args=[token])
+        if args == "player":
+            return reverse(name, args=[target])
+        if args == "game":
+            return reverse(name, args=[target])
         if args == "admin_page":
             page, which = target
             if page.endswith(("_changelist", "_add")):
@@ -544,6 +555,8 @@ TARGETS = {
     "user": st.sampled_from(["player", "moderator", "staff", "missing"]),
     "resend": st.sampled_from(["failed", "none", "weird"]),
     "invite": st.sampled_from(["gathering", "other", "nul", "garbage", "long"]),
+    "player": st.sampled_from(["alice", "bob", "carol", "mod", "nobody", "²٣", "x" * 200]),
+    "game": st.sampled_from(["nogi", "drakon", "hatchlings", "chess", "x" * 100]),
 }
 
 
