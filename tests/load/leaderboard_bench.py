@@ -264,18 +264,17 @@ def fill() -> None:
 
 
 def pick_viewer_and_player():
-    """A player ranked in the middle of Nogi's leaderboard (their place is
-    counted), and a player with a typical number of finished matches."""
+    """Two players ranked in the middle of Nogi's leaderboard (their places
+    are counted): one views the pages, the other's page is shown."""
     from django.contrib.auth import get_user_model
 
     from players import selectors
 
-    rows = selectors.leaderboard_rows().filter(game_key="nogi")
+    rows = selectors.leaderboard_rows().filter(game_key="nogi").order_by("-display", "user_id")
     total = rows.count()
-    middle = rows.order_by("-display", "user_id")[total // 2]
-    viewer = get_user_model().objects.get(pk=middle.user_id)
-    player = get_user_model().objects.get(username=f"p{PLAYERS * 2 // 3}")
-    return viewer, player
+    middle = list(rows[total // 2 : total // 2 + 2])
+    users = get_user_model().objects.in_bulk([r.user_id for r in middle])
+    return users[middle[0].user_id], users[middle[1].user_id]
 
 
 # -- Plans -----------------------------------------------------------------------------
