@@ -60,6 +60,16 @@ class Rating(models.Model):
                 include=["last_played_at"],
                 condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
             ),
+            # The leaderboard's count (its pages): the established players of
+            # one game who played since a date are one range of this index
+            # (an index-only scan) rather than every established player of
+            # the game filtered, which PostgreSQL reads with a sequential scan
+            # once the game holds most of the ratings.
+            models.Index(
+                fields=["game_key", "last_played_at"],
+                name="rating_active",
+                condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
+            ),
         ]
 
     def __str__(self):

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Subquery, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import roles
@@ -80,30 +81,36 @@ def leaderboard_rows():
     return Rating.objects.filter(rated_matches__gte=PROVISIONAL_MATCHES, last_played_at__gte=since)
 
 
-def _places(ratings: list[Rating]) -> dict[str, int]:
-    """The leaderboard place of each of a player's established ratings, in
-    one query: how many ranked players of that game stand above."""
-    mine = [r for r in ratings if not r.provisional]
-    if not mine:
-        return {}
-    above = Q()
-    for r in mine:
-        above |= Q(game_key=r.game_key, display__gt=r.display) | Q(
-            game_key=r.game_key, display=r.display, user_id__lt=r.user_id
-        )
-    counts = dict(
-        leaderboard_rows()
-        .filter(above)
-        .values("game_key")
-        .annotate(n=Count("pk"))
-        .values_list("game_key", "n")
+def players_above(rows):
+    """How many of ``rows`` stand above the rating of the outer query: those
+    rated higher, and those rated the same who come first (by user id, as
+    the leaderboard orders them). Two correlated counts, each a range of
+    ``rating_leaderboard`` (an index-only scan), for one statement."""
+
+    def count(condition):
+        counted = rows.filter(condition).order_by().values("game_key")
+        return Coalesce(Subquery(counted.annotate(n=Count("*")).values("n")), 0)
+
+    return count(Q(display__gt=OuterRef("display"))) + count(
+        Q(display=OuterRef("display"), user_id__lt=OuterRef("user_id"))
     )
+
+
+def with_place(ratings):
+    """``ratings`` with ``above`` (None for a rating off the leaderboard:
+    provisional, or not played within 180 days), read in the same statement."""
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-    return {
-        r.game_key: counts.get(r.game_key, 0) + 1
-        for r in mine
-        if r.last_played_at is not None and r.last_played_at >= since
-    }
+    rows = leaderboard_rows().filter(game_key=OuterRef("game_key"))
+    return ratings.annotate(
+        above=Case(
+            When(
+                Q(rated_matches__gte=PROVISIONAL_MATCHES, last_played_at__gte=since),
+                then=players_above(rows),
+            ),
+            default=None,
+            output_field=IntegerField(),
+        )
+    )
 
 
 def visible_to(viewer):
@@ -118,15 +125,24 @@ def visible_to(viewer):
 
 def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
     """Everything a player's page shows ``viewer``, or None for no such
-    (active) player. Eight queries at most: the user, their ratings, their
-    places, the rating history, the matches in play, one page of finished
-    matches, every seat of those matches, and whether the viewer blocked them."""
+    (active) player. Six queries, so that the page with its top bar stays
+    within eight: the user (with whether the viewer blocked them), their
+    ratings with their leaderboard places, the rating history, the matches
+    in play, one page of finished matches, and every seat of those matches."""
     User = get_user_model()
-    user = User.objects.select_related("profile").filter(username=username, is_active=True).first()
+    users = User.objects.select_related("profile").filter(username=username, is_active=True)
+    signed_in = viewer is not None and viewer.is_authenticated
+    if signed_in:
+        users = users.annotate(
+            blocked_by_viewer=Exists(
+                Block.objects.filter(blocker=viewer.pk, blocked=OuterRef("pk"))
+            )
+        )
+    user = users.first()
     if user is None:
         return None
-    ratings = list(Rating.objects.filter(user=user).order_by("game_key"))
-    places = _places(ratings)
+    ratings = list(with_place(Rating.objects.filter(user=user)).order_by("game_key"))
+    places = {r.game_key: r.above + 1 for r in ratings if r.above is not None}
     history: dict[str, list[RatingChange]] = {}
     for change in RatingChange.objects.filter(user=user).order_by("rated_at", "pk"):
         history.setdefault(change.game_key, []).append(change)
@@ -172,12 +188,7 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
             .order_by("match_id", "index")
         ):
             seats.setdefault(seat.match_id, []).append(seat)
-    blocked = (
-        viewer is not None
-        and viewer.is_authenticated
-        and viewer.pk != user.pk
-        and Block.objects.filter(blocker=viewer, blocked=user).exists()
-    )
+    blocked = signed_in and viewer.pk != user.pk and user.blocked_by_viewer
     return PlayerPage(
         user=user,
         ref=ref_for_user(user),
@@ -235,18 +246,27 @@ class Leaderboard:
 
 
 def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
-    """One page of a game's leaderboard, and the viewer's own place: four
-    queries at most (the count, the page, the viewer's rating, their place),
-    each an index range scan over ``rating_leaderboard``."""
+    """One page of a game's leaderboard, and the viewer's own place: three
+    queries at most (the count, the page, the viewer's rating with their
+    place and name), each an index range scan over ``rating_leaderboard``;
+    the page with its top bar stays within four."""
     rows = leaderboard_rows().filter(game_key=game_key)
     total = rows.count()
     pages = max(1, -(-total // LEADERBOARD_PAGE))
     page = min(page, pages)
     offset = (page - 1) * LEADERBOARD_PAGE
     me_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    chosen = rows.select_related("user__profile").order_by("-display", "user_id")[
+    # The page's players are picked from the index alone (an index-only scan
+    # of ``rating_leaderboard``, however deep the page), then joined to
+    # their names: skipping past the rows above does not read them whole.
+    page_users = rows.order_by("-display", "user_id").values("user_id")[
         offset : offset + LEADERBOARD_PAGE
     ]
+    chosen = (
+        rows.filter(user_id__in=page_users)
+        .select_related("user__profile")
+        .order_by("-display", "user_id")
+    )
     shown = [
         LeaderRow(
             place=offset + i + 1,
@@ -261,26 +281,21 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
     my_row = next((row for row in shown if row.is_me), None)
     my_rating = None
     if me_id is not None:
-        my_rating = Rating.objects.filter(user_id=me_id, game_key=game_key).first()
-        if my_row is None and my_rating is not None:
-            since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-            eligible = (
-                not my_rating.provisional
-                and my_rating.last_played_at is not None
-                and my_rating.last_played_at >= since
+        # The viewer's place is counted in the same statement.
+        my_rating = (
+            with_place(Rating.objects.filter(user_id=me_id, game_key=game_key))
+            .select_related("user__profile")
+            .first()
+        )
+        if my_row is None and my_rating is not None and my_rating.above is not None:
+            my_row = LeaderRow(
+                place=my_rating.above + 1,
+                ref=ref_for_user(my_rating.user),
+                display=my_rating.display,
+                rated_matches=my_rating.rated_matches,
+                wins=my_rating.wins,
+                is_me=True,
             )
-            above = rows.filter(
-                Q(display__gt=my_rating.display) | Q(display=my_rating.display, user_id__lt=me_id)
-            )
-            if eligible:
-                my_row = LeaderRow(
-                    place=above.count() + 1,
-                    ref=ref_for_user(viewer),
-                    display=my_rating.display,
-                    rated_matches=my_rating.rated_matches,
-                    wins=my_rating.wins,
-                    is_me=True,
-                )
     return Leaderboard(
         key=game_key,
         title=game_title(game_key),

@@ -1,0 +1,233 @@
+"""The players' layer's database work is bounded (issue 23's targets):
+
+- the rating update adds at most 3 queries to a match's finishing move;
+- a player's page reads at most 8 queries, a leaderboard page at most 4,
+  whatever the number of matches or players, beyond the request's own
+  session and authentication queries (the signed-in user's row and, for a
+  moderator, their group). The bell's unread count in the top bar is part of
+  the page and counted.
+
+Run with ``-s`` to see the counts.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games import lobby, services
+from games.engine import registry
+from games.engine.rng import seed_hash
+from games.models import Match, MatchStatus, Visibility
+from players.models import PROVISIONAL_MATCHES, Rating, RatingChange
+from tests.players.conftest import finish, start_match
+
+pytestmark = pytest.mark.django_db
+
+RATING_UPDATE_QUERIES = 3
+PLAYER_PAGE_QUERIES = 8
+LEADERBOARD_QUERIES = 4
+
+
+def counted(queries: CaptureQueriesContext) -> list[str]:
+    """The statements of a request beyond its session and authentication
+    (and the test's own SAVEPOINTs, which production does not send)."""
+    kept = []
+    for query in queries.captured_queries:
+        sql = query["sql"]
+        if "SAVEPOINT" in sql or '"django_session"' in sql or '"auth_group"' in sql:
+            continue
+        if sql.startswith('SELECT "auth_user"."id"') and 'WHERE "auth_user"."id" = ' in sql:
+            continue  # the signed-in user, loaded from the session
+        kept.append(sql)
+    return kept
+
+
+def _listing(sqls: list[str]) -> str:
+    return "\n".join(f"  {sql[:200]}" for sql in sqls)
+
+
+# -- The finishing move -----------------------------------------------------------------
+
+
+def _twin_matches(ann, ben) -> tuple[Match, Match]:
+    """Two Hatchlings matches dealt from the same seed, one rated, one not."""
+    rated = lobby.create_match(user=ann, game_key="hatchlings", n_seats=2)
+    unrated = lobby.create_match(user=ann, game_key="hatchlings", n_seats=2, rated=False)
+    seed = "23" * 16
+    Match.objects.filter(pk__in=[rated.pk, unrated.pk]).update(seed=seed, seed_hash=seed_hash(seed))
+    for match in (rated, unrated):
+        lobby.join_match(user=ben, match=match)
+        match.refresh_from_db()
+    assert rated.rated and not unrated.rated
+    assert rated.state == unrated.state
+    return rated, unrated
+
+
+def _move(match: Match, users):
+    game = registry.get(match.game_key)
+    match.refresh_from_db()
+    (seat,) = game.current_seats(match.state)
+    action = game.legal_actions(match.state, seat)[0]
+    return lambda: services.submit_action(match, users[seat], action, match.version)
+
+
+def test_the_rating_update_adds_at_most_three_queries_to_the_finishing_move(alice, bob):
+    rated, unrated = _twin_matches(alice, bob)
+    game = registry.get("hatchlings")
+    while True:
+        moves = [_move(m, [alice, bob]) for m in (rated, unrated)]
+        rated.refresh_from_db()
+        state, seat = rated.state, game.current_seats(rated.state)[0]
+        last = game.apply(state, seat, game.legal_actions(state, seat)[0])[0]["over"]
+        if last:
+            break
+        for move in moves:
+            move()
+    counts = []
+    for move in moves:
+        with CaptureQueriesContext(connection) as queries:
+            move()
+        counts.append(counted(queries))
+    for match in (rated, unrated):
+        match.refresh_from_db()
+        assert match.status == MatchStatus.FINISHED
+    assert rated.result == unrated.result
+    assert RatingChange.objects.filter(match=rated).count() == 2
+    assert not RatingChange.objects.filter(match=unrated).exists()
+    with_update, without = counts
+    print(f"\nfinishing move: {len(without)} queries unrated, {len(with_update)} rated")
+    assert 0 < len(with_update) - len(without) <= RATING_UPDATE_QUERIES, _listing(with_update)
+
+
+# -- The player page --------------------------------------------------------------------
+
+
+def _viewer(kind: str, target, stranger, moderator) -> Client:
+    client = Client()
+    if kind == "own":
+        client.force_login(target)
+    elif kind == "other":
+        client.force_login(stranger)
+    elif kind == "moderator":
+        client.force_login(moderator)
+    return client
+
+
+def _measure(client: Client, url: str) -> list[str]:
+    client.get(url)  # warm the per-user caches a real visitor has warm
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return counted(queries)
+
+
+def _give_matches(target, opponents, count: int, start: int) -> None:
+    """``count`` more finished matches of ``target``: rated and unrated, of
+    several games and sizes, public and private, some lost."""
+    keys = ["nogi", "hatchlings", "nogi", "drako"]
+    for i in range(start, start + count):
+        key = keys[i % len(keys)]
+        size = 2 if key != "nogi" else 2 + i % 3
+        others = [opponents[(i + j) % len(opponents)] for j in range(size - 1)]
+        visibility = Visibility.PRIVATE if i % 5 == 4 else Visibility.PUBLIC
+        match = start_match([target, *others], key, visibility=visibility, rated=True)
+        finish(match, [1 + (i + s) % size for s in range(size)])
+
+
+@pytest.mark.parametrize("viewer", ["anonymous", "other", "own", "moderator"])
+def test_the_player_page_reads_at_most_eight_queries_whatever_the_number_of_matches(
+    make_user, moderator, viewer
+):
+    target = make_user("target")
+    opponents = [make_user(f"opp{i}") for i in range(6)]
+    stranger = make_user("stranger")
+    url = reverse("player_page", args=[target.username])
+    start_match([target, opponents[0]])  # in play
+    lobby.create_match(user=target, game_key="nogi", n_seats=3)  # open
+    _give_matches(target, opponents, 3, 0)
+    client = _viewer(viewer, target, stranger, moderator)
+
+    early = _measure(client, url)  # provisional everywhere: on no leaderboard
+    assert not Rating.objects.filter(user=target, rated_matches__gte=PROVISIONAL_MATCHES).exists()
+    _give_matches(target, opponents, 7, 3)
+    middle = _measure(client, url)
+    assert Rating.objects.filter(user=target, rated_matches__gte=PROVISIONAL_MATCHES).exists()
+    _give_matches(target, opponents, 30, 10)
+    for i in range(4):
+        start_match([opponents[i], target], "hatchlings")  # more in play
+    late = _measure(client, url)
+    second_page = _measure(client, url + "?page=2")
+
+    print(f"\nplayer page as {viewer}: {len(early)}, {len(middle)}, {len(late)} queries")
+    assert len(late) <= PLAYER_PAGE_QUERIES, _listing(late)
+    assert len(early) == len(middle) == len(late) == len(second_page), _listing(late)
+    # The leaderboard places come with the ratings, in one statement.
+    assert sum('FROM "players_rating"' in sql for sql in late) == 1, _listing(late)
+    # Nothing reads a player's whole match list.
+    for sql in late:
+        if '"games_match"' in sql and sql.startswith('SELECT "games_match"'):
+            assert " LIMIT " in sql, sql
+
+
+# -- The leaderboard --------------------------------------------------------------------
+
+
+def _established(users, game_key: str = "nogi") -> None:
+    """Ratings past the provisional mark, played lately (the leaderboard reads
+    only the rating rows)."""
+    now = timezone.now()
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                user=user,
+                game_key=game_key,
+                mu=20 + (i * 7) % 13,
+                sigma=3 + (i % 4),
+                display=900 + (i * 37) % 400,
+                rated_matches=PROVISIONAL_MATCHES + i % 9,
+                wins=i % 5,
+                last_played_at=now - timedelta(days=i % 200),
+            )
+            for i, user in enumerate(users)
+        ]
+    )
+
+
+@pytest.mark.parametrize("viewer", ["anonymous", "ranked", "off-page", "provisional"])
+def test_a_leaderboard_page_reads_at_most_four_queries_whatever_the_number_of_players(
+    make_user, viewer
+):
+    User = get_user_model()
+    few = [make_user(f"few{i}") for i in range(3)]
+    _established(few)
+    me = make_user("me")
+    if viewer in ("ranked", "off-page"):
+        Rating.objects.create(
+            user=me,
+            game_key="nogi",
+            display=950 if viewer == "ranked" else 100,
+            rated_matches=PROVISIONAL_MATCHES,
+            last_played_at=timezone.now(),
+        )
+    elif viewer == "provisional":
+        Rating.objects.create(user=me, game_key="nogi", rated_matches=1)
+    client = Client()
+    if viewer != "anonymous":
+        client.force_login(me)
+    url = reverse("leaderboard", args=["nogi"])
+    small = _measure(client, url)
+    User.objects.bulk_create([User(username=f"many{i}") for i in range(150)])
+    _established(User.objects.filter(username__startswith="many"))
+    large = _measure(client, url)
+    page_two = _measure(client, url + "?page=2")
+    print(f"\nleaderboard as {viewer}: {len(small)}, {len(large)}, {len(page_two)} queries")
+    assert len(large) <= LEADERBOARD_QUERIES, _listing(large)
+    assert len(small) == len(large) == len(page_two), _listing(large)

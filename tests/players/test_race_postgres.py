@@ -1,0 +1,152 @@
+"""Two matches of the same player finishing at the same moment: both apply.
+
+Each thread has its own PostgreSQL connection and ends its own match through
+``services.finish_match`` (the match row locked, the rating update in the
+same transaction). ``rate_match`` locks the players' rating rows in
+ascending user id, so the second waits for the first and reads the rating
+the first wrote; two matches of the same two players, seated the other way
+round, cannot deadlock.
+
+- ``free``: the threads are released together by a barrier.
+- ``queued``: the test holds the players' rating rows until both threads
+  are seen waiting for them in ``pg_stat_activity``, then lets go, so both
+  have finished their match (under its own lock) before either rates it.
+
+Afterwards the shared player has two rated matches and two changes, chained
+(the second's "before" is the first's "after"), and every stored rating is
+exactly a sequential application in the stored order, as a rebuild
+(``recompute``) gives.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from openskill.models import PlackettLuce
+
+from players import ratings
+from players.models import START_MU, START_SIGMA, Rating, RatingChange
+from tests.players.conftest import finish, start_match
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL: run with DATABASE_URL=postgres://postgres@127.0.0.1:5432/smoki",
+    ),
+]
+
+PL = PlackettLuce()
+
+
+def _waiting_on_locks() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def _race(jobs, mode: str, user_ids) -> list:
+    results = [None] * len(jobs)
+    barrier = threading.Barrier(len(jobs))
+
+    def worker(i: int) -> None:
+        try:
+            connection.ensure_connection()
+            barrier.wait(timeout=60)
+            jobs[i]()
+            results[i] = "ok"
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(len(jobs))]
+    waiting = len(jobs)
+    if mode == "free":
+        for thread in threads:
+            thread.start()
+    else:
+        with transaction.atomic():
+            list(
+                Rating.objects.select_for_update()
+                .filter(user_id__in=user_ids)
+                .order_by("user_id")
+                .values_list("pk")
+            )
+            for thread in threads:
+                thread.start()
+            for _ in range(1500):
+                waiting = _waiting_on_locks()
+                if waiting >= len(jobs):
+                    break
+                time.sleep(0.02)
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a finishing thread hung"
+    assert waiting == len(jobs), f"only {waiting} threads waited for the rating rows"
+    return results
+
+
+def _sequential(matches) -> dict[int, tuple[float, float]]:
+    """OpenSkill applied one match after the other, in the stored order."""
+    state: dict[int, tuple[float, float]] = {}
+    for match in sorted(matches, key=lambda m: (m.finished_at, m.pk)):
+        seats = list(match.seats.order_by("index"))
+        rosters = [[PL.rating(*state.get(s.user_id, (START_MU, START_SIGMA)))] for s in seats]
+        rated = PL.rate(rosters, ranks=[s.rank for s in seats])
+        for seat, (rating,) in zip(seats, rated, strict=True):
+            state[seat.user_id] = (rating.mu, rating.sigma)
+    return state
+
+
+@pytest.mark.parametrize("mode", ["free", "queued"])
+@pytest.mark.parametrize("pairing", ["shared-player", "same-players-swapped"])
+def test_two_matches_of_one_player_finishing_at_once_both_apply(mode, pairing):
+    User = get_user_model()
+    ann, ben, cid = (
+        User.objects.create_user(f"race-{n}", email=f"{n}@example.com", password=None)
+        for n in ("ann", "ben", "cid")
+    )
+    # The same two players seated the other way round must not deadlock.
+    seated = {
+        "shared-player": [[ann, ben], [cid, ann]],
+        "same-players-swapped": [[ann, ben], [ben, ann]],
+    }[pairing]
+    matches = [start_match(users) for users in seated]
+    jobs = [
+        lambda: finish(matches[0], [1, 2]),
+        lambda: finish(matches[1], [1, 2]),
+    ]
+    results = _race(jobs, mode, [ann.pk, ben.pk, cid.pk])
+    assert results == ["ok", "ok"], results
+
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == "finished"
+    shared = Rating.objects.get(user=ann, game_key="nogi")
+    assert shared.rated_matches == 2
+    changes = list(RatingChange.objects.filter(user=ann).order_by("rated_at", "pk"))
+    assert len(changes) == 2
+    assert [c.match_id for c in changes] == [
+        m.pk for m in sorted(matches, key=lambda m: (m.finished_at, m.pk))
+    ]
+    assert (changes[1].mu_before, changes[1].sigma_before) == (
+        changes[0].mu_after,
+        changes[0].sigma_after,
+    )
+    want = _sequential(matches)
+    stored = {r.user_id: (r.mu, r.sigma) for r in Rating.objects.filter(game_key="nogi")}
+    assert stored == want
+    # A rebuild from the history gives the same, to the last bit.
+    before = list(Rating.objects.order_by("pk").values())
+    ratings.recompute()
+    assert list(Rating.objects.order_by("pk").values()) == before
