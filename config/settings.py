@@ -306,33 +306,51 @@ if _proxy_header:
 # one process, which is shared by everything `make run` serves (one
 # runserver process) but not by several gunicorn workers: `check --deploy`
 # warns about it.
+#
+# Nothing needs Redis to answer (config/cache.py): each command gives up after
+# SMOKI_CACHE_TIMEOUT seconds, the process then leaves Redis alone for
+# SMOKI_CACHE_PAUSE_SECONDS, and meanwhile "default" (rate limits, the log's
+# sentences) answers from the process's own memory and "sessions" (sessions
+# and preferences) from PostgreSQL.
 _cache_url = env("CACHE_URL", default="")
 if _cache_url.startswith(("redis://", "rediss://", "unix://")):
+    _redis_cache = {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": _cache_url,
+        "KEY_PREFIX": "smoki",
+        "OPTIONS": {
+            "SOCKET_TIMEOUT": env.float("SMOKI_CACHE_TIMEOUT", default=0.5),
+            "PAUSE_SECONDS": env.float("SMOKI_CACHE_PAUSE_SECONDS", default=30),
+        },
+    }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": _cache_url,
-            "KEY_PREFIX": "smoki",
-        }
+            **_redis_cache,
+            "OPTIONS": {**_redis_cache["OPTIONS"], "LOCAL_FALLBACK": True},
+        },
+        "sessions": _redis_cache,
     }
 elif _cache_url:
     raise ImproperlyConfigured("CACHE_URL must be a redis:// URL (or unset for local memory).")
 else:
     # Django's local-memory cache keeps 300 entries by default and then drops a
     # third of them: fewer than one busy site's sessions, preferences and log
-    # sentences. Entries are small; 50,000 of them take a few tens of MB.
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "OPTIONS": {"MAX_ENTRIES": env.int("CACHE_MAX_ENTRIES", default=50_000)},
-        }
+    # sentences. Entries are small; 50,000 of them take a few tens of MB. Both
+    # aliases name the same store.
+    _local_cache = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": env.int("CACHE_MAX_ENTRIES", default=50_000)},
     }
+    CACHES = {"default": _local_cache, "sessions": _local_cache}
 
 # Sessions are read from the cache and written through to the database
 # (``cached_db``): a signed-in request costs no query for its session once
 # the cache holds it, and a session survives a cache restart. With Redis every
-# web process shares them; the local-memory default suits one process.
+# web process shares them; the local-memory default suits one process. They
+# use the "sessions" alias, which falls back to the database (never to a
+# copy local to one process) while Redis is out of reach.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
 
 # Behind a reverse proxy every request comes from the proxy's address: name
 # how many proxies append to X-Forwarded-For, so login limits count each

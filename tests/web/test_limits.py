@@ -31,13 +31,15 @@ def _redis_is_up() -> bool:
 
 
 def redis_caches(prefix=None):
-    """Django's Redis cache with a prefix of its own, so runs never mix."""
+    """Smoki's Redis cache with a prefix of its own, so runs never mix."""
+    redis_cache = {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": prefix or f"smoki-test-{uuid.uuid4().hex}",
+    }
     return {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": prefix or f"smoki-test-{uuid.uuid4().hex}",
-        }
+        "default": {**redis_cache, "OPTIONS": {"LOCAL_FALLBACK": True}},
+        "sessions": redis_cache,
     }
 
 
