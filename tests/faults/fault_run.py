@@ -3,7 +3,8 @@
     uv run python tests/faults/fault_run.py          # or: make faults
 
 Everything runs on this machine and only touches what it starts itself:
-a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server), its
+a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server, or
+``SMOKI_FAULT_DB``), its
 own ``redis-server`` on a free port for the broker and another for the cache
 (``CACHE_URL``, reached through a TCP proxy in this script that can be cut),
 an aiosmtpd server inside this script, two Celery workers (``-Q celery`` and
@@ -61,7 +62,9 @@ from tests.load.move_load import (  # noqa: E402
 
 ADMIN_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/smoki")
 parts = urllib.parse.urlsplit(ADMIN_URL)
-DATABASE_URL = urllib.parse.urlunsplit(parts._replace(path="/smoki_faults", query=""))
+# Its own database, dropped and made afresh (SMOKI_FAULT_DB names another).
+FAULT_DB = os.environ.get("SMOKI_FAULT_DB", "smoki_faults")
+DATABASE_URL = urllib.parse.urlunsplit(parts._replace(path=f"/{FAULT_DB}", query=""))
 REDIS_PORT = free_port()
 REDIS_URL = f"redis://{HOST}:{REDIS_PORT}/0"
 CACHE_REDIS_PORT = free_port()
@@ -338,8 +341,8 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
 
     admin = urllib.parse.urlunsplit(parts._replace(path="/postgres", query=""))
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS smoki_faults WITH (FORCE)")
-        conn.execute("CREATE DATABASE smoki_faults")
+        conn.execute(f'DROP DATABASE IF EXISTS "{FAULT_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{FAULT_DB}"')
     run = [sys.executable, "manage.py"]
     subprocess.run([*run, "migrate", "-v0"], cwd=BASE_DIR, env=ENV, check=True)
     subprocess.run([*run, "collectstatic", "--noinput", "-v0"], cwd=BASE_DIR, env=ENV, check=True)
