@@ -14,7 +14,9 @@ the row (``sending``, committed) before talking to the mail server and
 records the outcome after, each change conditional on the claim it expects:
 a retried or duplicated task finds the row already claimed and does not send
 again, so no email goes out twice. A failed send is retried with back-off for
-about a day, then marked ``failed`` for moderators, who can send it again. A
+about a day, then marked ``failed`` for moderators, who can send it again; a
+permanent refusal (a 5xx answer) is ``failed`` at once, with the server's
+reason. A
 claim left behind by a worker that died mid-send is reported as ``failed``
 by ``release_stuck_claims``, because whether that email left is unknown.
 """
@@ -22,6 +24,7 @@ by ``release_stuck_claims``, because whether that email left is unknown.
 from __future__ import annotations
 
 import logging
+import smtplib
 import threading
 from contextlib import contextmanager
 from datetime import timedelta
@@ -339,7 +342,9 @@ def deliver(notification_id: int) -> str:
     try:
         build_email(row).send()
     except Exception as error:
-        return _record_failure(row, f"{type(error).__name__}: {error}"[:2000])
+        return _record_failure(
+            row, f"{type(error).__name__}: {error}"[:2000], permanent=permanent_refusal(error)
+        )
     now = timezone.now()
     # Sent is true even if the claim was released as stuck meanwhile.
     Notification.objects.filter(
@@ -388,8 +393,34 @@ def _settle(row: Notification, **fields) -> bool:
     )
 
 
-def _record_failure(row: Notification, error: str) -> str:
-    if row.attempts >= max_attempts():
+def permanent_refusal(error: BaseException) -> str | None:
+    """The server's reason when it refused for good (a 5xx answer: no such
+    mailbox, a rejected sender or message), or None for anything worth trying
+    again (a 4xx answer, a timeout, a lost connection).
+
+    A refusal of the recipients names each address with its own answer; it is
+    permanent only if every address was refused with a 5xx.
+    """
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        answers = list(error.recipients.values())
+        if answers and all(500 <= code < 600 for code, _reason in answers):
+            return "; ".join(f"{code} {_text(reason)}" for code, reason in answers)
+        return None
+    if isinstance(error, smtplib.SMTPResponseException) and 500 <= error.smtp_code < 600:
+        return f"{error.smtp_code} {_text(error.smtp_error)}"
+    return None
+
+
+def _text(reason) -> str:
+    return reason.decode(errors="replace") if isinstance(reason, bytes) else str(reason)
+
+
+def _record_failure(row: Notification, error: str, permanent: str | None = None) -> str:
+    if permanent:
+        status, next_at = DeliveryStatus.FAILED, None
+        error = f"Refused for good by the mail server: {permanent}"[:2000]
+        logger.error("notification %s refused for good: %s", row.pk, permanent)
+    elif row.attempts >= max_attempts():
         status, next_at = DeliveryStatus.FAILED, None
         logger.error("notification %s failed for good: %s", row.pk, error)
     else:
