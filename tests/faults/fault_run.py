@@ -438,21 +438,30 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
 
         phase("warm-up", 8)
 
+        interrupted: list[int] = []
+
         def kill_mailer_mid_delivery(_stats):
-            """With the mail server hanging, wait for a delivery under way
-            (a row claimed, ``sending``), then kill the mail worker."""
+            """With the mail server hanging, wait for a delivery stuck in it
+            (a row ``sending`` for a second), kill the mail worker, and note
+            the rows it left ``sending``: the deliveries it interrupted."""
+            from django.utils import timezone
+
             from games.models import Notification
 
             inbox.mode = "hang"
             deadline = time.monotonic() + 8
             while time.monotonic() < deadline:
-                sending = Notification.objects.filter(status="sending").count()
-                if sending:
+                hung = Notification.objects.filter(
+                    status="sending", claimed_at__lte=timezone.now() - timedelta(seconds=1)
+                )
+                if hung.exists():
                     break
                 time.sleep(0.1)
-            kill_mailer_mid_delivery.sending = sending
             mailer.kill()
             inbox.mode = "accept"
+            interrupted.extend(
+                Notification.objects.filter(status="sending").values_list("pk", flat=True)
+            )
 
         phase(
             "mail worker killed mid-delivery",
@@ -460,9 +469,7 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
             kill_mailer_mid_delivery,
             heal=mailer.start,
             landed=lambda _s, _logs: (
-                f"{kill_mailer_mid_delivery.sending} deliveries under way when it died"
-                if kill_mailer_mid_delivery.sending
-                else None
+                f"{len(interrupted)} deliveries interrupted" if interrupted else None
             ),
         )
 
@@ -571,6 +578,15 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
         drained = wait_drained(240)
         figures.append(f"outbox drained: {drained}")
         check(games, bot_matches, overdue, stats, inbox, figures, failures)
+        from games.models import Notification
+
+        recovered = Notification.objects.filter(pk__in=interrupted, status="failed").count()
+        figures.append(
+            f"deliveries interrupted by the killed mail worker: {len(interrupted)},"
+            f" shown to moderators as failed: {recovered}"
+        )
+        if recovered != len(interrupted):
+            failures.append("an interrupted delivery was not recovered as failed")
         figures.append(f"signed-in page reads: {dict(pages)}")
         if any(isinstance(status, int) and status >= 500 for status in pages):
             failures.append(f"a signed-in page answered 5xx: {dict(pages)}")
