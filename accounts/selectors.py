@@ -59,3 +59,22 @@ def preferences(user) -> dict:
 
 def forget_preferences(user_id) -> None:
     caches[settings.SESSION_CACHE_ALIAS].delete(_preferences_key(user_id))
+
+
+def lookalike_groups() -> list[tuple[str, list[Profile]]]:
+    """Players whose usernames or display names pass for each other's (one
+    ``name_key``, recomputed here), for moderators to settle: each group's
+    key and its profiles, oldest account first. Names taken before the keys
+    folded look-alike characters can collide; new ones cannot."""
+    from accounts.names import name_key
+
+    by_key: dict[str, dict[int, Profile]] = {}
+    for profile in Profile.objects.select_related("user").order_by("user__date_joined", "pk"):
+        for name in {profile.user.username, profile.display_name}:
+            if name:
+                by_key.setdefault(name_key(name), {})[profile.user_id] = profile
+    return [
+        (key, list(profiles.values()))
+        for key, profiles in sorted(by_key.items())
+        if len(profiles) > 1
+    ]
