@@ -21,10 +21,31 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
 DEVELOPMENT_SECRET_KEY = "smoki-development-key-not-for-production"
-SECRET_KEY = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
-if not DEBUG and (
-    SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
-):
+# Whitespace around the key (a stray space or newline in a .env file) is no
+# part of it.
+SECRET_KEY = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY).strip()
+
+
+def _weak_secret_key(key: str) -> bool:
+    """A key anyone could guess: the development key in any padding, a key
+    Django calls weak (shorter than 50 characters, fewer than 5 different
+    ones, or its "django-insecure-" prefix), or a short run of characters
+    repeated ("abcde" ten times)."""
+    from django.core.checks.security.base import (
+        SECRET_KEY_INSECURE_PREFIX,
+        SECRET_KEY_MIN_LENGTH,
+        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+    )
+
+    if DEVELOPMENT_SECRET_KEY in key.casefold() or key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return True
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return True
+    # A key made of a shorter piece repeated is as strong as the piece.
+    return (key + key).find(key, 1) <= len(key) // 2
+
+
+if not DEBUG and _weak_secret_key(SECRET_KEY):
     # Signed links (unsubscribe, email confirmation, sessions) could be forged
     # with a public or guessable key: refuse to start rather than serve them.
     raise ImproperlyConfigured(
