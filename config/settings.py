@@ -180,6 +180,13 @@ LOGIN_REDIRECT_URL = "lobby"
 LOGIN_URL = "account_login"
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smoki] "
+# Failed logins are limited per account and address together (5 in 5 minutes:
+# the key is the login and the client's address, accounts.adapter), then per
+# address, more loosely (20 a minute), so one address's failures for one
+# account lock out neither that account elsewhere nor the address's other
+# accounts. The account's limit comes first: a try it refuses does not count
+# against the address.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/m/ip"}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("cs", "Čeština")]
