@@ -123,7 +123,9 @@ def test_pages_moves_and_sessions_answer_with_the_cache_unreachable(
         # The log's sentences are computed: the panel names the move.
         panel = client.get(reverse("match_panel", args=[started_match.pk]))
         assert panel.status_code == 200
-        assert client.get(reverse("readyz")).status_code == 200
+        ready = client.get(reverse("readyz"))
+        assert ready.status_code == 200
+        assert ready.content == b"ready; cache unreachable, answering without it"
 
 
 def test_signing_in_and_out_works_with_the_cache_unreachable(monkeypatch, dead_url, alice):
