@@ -11,10 +11,10 @@ fallback instead of raising:
 - after a failure the process leaves Redis alone for
   ``SMOKI_CACHE_PAUSE_SECONDS`` (30 s), as the outbox does with the broker:
   every cache call in that time answers from the fallback without waiting;
-- reads miss, and writes and deletes are remembered: once Redis answers
-  again, the keys this process changed meanwhile are deleted there first,
-  so a session ended or a profile saved during the outage is not brought
-  back by Redis's older copy;
+- reads miss; on the ``sessions`` alias writes and deletes are remembered:
+  once Redis answers again, the keys this process changed meanwhile are
+  deleted there first, so a session ended or a profile saved during the
+  outage is not brought back by Redis's older copy;
 - with ``LOCAL_FALLBACK`` (the ``default`` alias: rate limits, allauth's
   login limits, the log's sentences) the fallback is a local-memory cache of
   this process, so limits keep counting (per process, not site-wide);
@@ -124,7 +124,11 @@ class ResilientRedisCache(RedisCache):
             return fallback()
 
     def _remember(self, keys, version) -> None:
-        if keys:
+        # With the local fallback (rate limits, allauth's counters, the log's
+        # sentences) an older copy in Redis does no harm: a sentence never
+        # changes, a counter only runs its course. Only the sessions' alias
+        # keeps its keys, so that an ended session stays ended.
+        if keys and self._local is None:
             made = [self.make_and_validate_key(key, version=version) for key in keys]
             with self._state.lock:
                 self._state.stale.update(made)
