@@ -1,4 +1,6 @@
-"""Smoki's hooks into allauth's sign-up."""
+"""Smoki's hooks into allauth's sign-up and login limits."""
+
+import ipaddress
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
@@ -16,3 +18,21 @@ class AccountAdapter(DefaultAccountAdapter):
             if refusal:
                 raise forms.ValidationError(refusal)
         return username
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        """Failed logins are counted per account *and* address (settings:
+        ACCOUNT_RATE_LIMITS), so failures from one address lock that account
+        out only there. The address is the client's as TRUSTED_PROXY_COUNT
+        finds it; an IPv6 address counts by its /64 network, which one
+        client usually holds whole."""
+        return f"{super()._get_login_attempts_cache_key(request, **credentials)}:{_network(self.get_client_ip(request))}"
+
+
+def _network(address: str) -> str:
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 6:
+        return str(ipaddress.IPv6Network(f"{parsed}/64", strict=False).network_address)
+    return str(parsed)

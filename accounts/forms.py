@@ -8,11 +8,15 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import TIMEZONE_CHOICES, Profile, name_key
+from accounts.models import TIMEZONE_CHOICES, Profile
+from accounts.names import name_key, plain_key
 from games.forms import whole_number
 
 # How the site names a seat no one took ("Bot 2"), in every language it speaks.
 BOT_NAME = re.compile(r"(bot|robot)\W*\d*")
+# The same read through the confusable skeleton, where the digits 0 and 1
+# read as the letters o and l ("B0t 10" is "bot lo").
+BOT_LOOKALIKE = re.compile(r"(bot|robot)\W*[\dol]*")
 
 
 def name_refusal(name: str, me: int | None = None) -> str | None:
@@ -20,11 +24,17 @@ def name_refusal(name: str, me: int | None = None) -> str | None:
 
     "(bot)" is how the site marks a seat a bot plays, and a name that reads
     as another player's username or display name (compared by name_key:
-    case, compatibility forms and spaces ignored) would mislead opponents.
+    case, compatibility forms, spaces, accents and look-alike characters of
+    other scripts ignored, see accounts.names) would mislead opponents.
     ``me`` is the user choosing it: their own names do not count.
     """
-    key = name_key(name)
-    if "(bot)" in key or BOT_NAME.fullmatch(key):
+    plain, key = plain_key(name), name_key(name)
+    if (
+        "(bot)" in plain
+        or "(bot)" in key
+        or BOT_NAME.fullmatch(plain)
+        or BOT_LOOKALIKE.fullmatch(key)
+    ):
         return _("A player's name may not look like a bot's.")
     others = Profile.objects.exclude(user_id=me) if me else Profile.objects.all()
     if others.filter(Q(username_key=key) | Q(display_key=key)).exists():

@@ -1,25 +1,18 @@
 """A player's profile: how they are named, spoken to and notified."""
 
-import unicodedata
 import zoneinfo
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import name_key
+
 TIMEZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
 MAX_REMINDER_HOURS = 72
 VACATION_DAYS_PER_YEAR = 30
-
-
-def name_key(name: str) -> str:
-    """How a name reads to a person: compatibility forms folded (NFKC, so a
-    full-width "ａｌｉｃｅ" is "alice"), case folded, spaces trimmed and
-    collapsed. Two names with one key pass for each other."""
-    folded = unicodedata.normalize("NFKC", name or "").casefold()
-    return " ".join(unicodedata.normalize("NFKC", folded).split())
 
 
 class Delivery(models.TextChoices):

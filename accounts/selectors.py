@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.utils import timezone
 
 from accounts.models import Profile, VacationPeriod
@@ -38,7 +38,10 @@ def preferences(user) -> dict:
     dropped whenever the profile or the user is saved
     (``forget_preferences``), so a request reads the profile from the
     database only the first time: a poll or a move pays no query for it.
+    They share the sessions' alias: while Redis is out of reach they are read
+    from the database (``config/cache.py``), never from a stale copy.
     """
+    cache = caches[settings.SESSION_CACHE_ALIAS]
     key = _preferences_key(user.pk)
     found = cache.get(key)
     if found is None:
@@ -55,4 +58,23 @@ def preferences(user) -> dict:
 
 
 def forget_preferences(user_id) -> None:
-    cache.delete(_preferences_key(user_id))
+    caches[settings.SESSION_CACHE_ALIAS].delete(_preferences_key(user_id))
+
+
+def lookalike_groups() -> list[tuple[str, list[Profile]]]:
+    """Players whose usernames or display names pass for each other's (one
+    ``name_key``, recomputed here), for moderators to settle: each group's
+    key and its profiles, oldest account first. Names taken before the keys
+    folded look-alike characters can collide; new ones cannot."""
+    from accounts.names import name_key
+
+    by_key: dict[str, dict[int, Profile]] = {}
+    for profile in Profile.objects.select_related("user").order_by("user__date_joined", "pk"):
+        for name in {profile.user.username, profile.display_name}:
+            if name:
+                by_key.setdefault(name_key(name), {})[profile.user_id] = profile
+    return [
+        (key, list(profiles.values()))
+        for key, profiles in sorted(by_key.items())
+        if len(profiles) > 1
+    ]

@@ -21,10 +21,31 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
 DEVELOPMENT_SECRET_KEY = "smoki-development-key-not-for-production"
-SECRET_KEY = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
-if not DEBUG and (
-    SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
-):
+# Whitespace around the key (a stray space or newline in a .env file) is no
+# part of it.
+SECRET_KEY = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY).strip()
+
+
+def _weak_secret_key(key: str) -> bool:
+    """A key anyone could guess: the development key in any padding, a key
+    Django calls weak (shorter than 50 characters, fewer than 5 different
+    ones, or its "django-insecure-" prefix), or a short run of characters
+    repeated ("abcde" ten times)."""
+    from django.core.checks.security.base import (
+        SECRET_KEY_INSECURE_PREFIX,
+        SECRET_KEY_MIN_LENGTH,
+        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+    )
+
+    if DEVELOPMENT_SECRET_KEY in key.casefold() or key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return True
+    if len(key) < SECRET_KEY_MIN_LENGTH or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return True
+    # A key made of a shorter piece repeated is as strong as the piece.
+    return (key + key).find(key, 1) <= len(key) // 2
+
+
+if not DEBUG and _weak_secret_key(SECRET_KEY):
     # Signed links (unsubscribe, email confirmation, sessions) could be forged
     # with a public or guessable key: refuse to start rather than serve them.
     raise ImproperlyConfigured(
@@ -165,6 +186,13 @@ LOGIN_REDIRECT_URL = "lobby"
 LOGIN_URL = "account_login"
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smoki] "
+# Failed logins are limited per account and address together (5 in 5 minutes:
+# the key is the login and the client's address, accounts.adapter), then per
+# address, more loosely (20 a minute), so one address's failures for one
+# account lock out neither that account elsewhere nor the address's other
+# accounts. The account's limit comes first: a try it refuses does not count
+# against the address.
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/m/ip"}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("cs", "Čeština")]
@@ -312,33 +340,51 @@ if _proxy_header:
 # one process, which is shared by everything `make run` serves (one
 # runserver process) but not by several gunicorn workers: `check --deploy`
 # warns about it.
+#
+# Nothing needs Redis to answer (config/cache.py): each command gives up after
+# SMOKI_CACHE_TIMEOUT seconds, the process then leaves Redis alone for
+# SMOKI_CACHE_PAUSE_SECONDS, and meanwhile "default" (rate limits, the log's
+# sentences) answers from the process's own memory and "sessions" (sessions
+# and preferences) from PostgreSQL.
 _cache_url = env("CACHE_URL", default="")
 if _cache_url.startswith(("redis://", "rediss://", "unix://")):
+    _redis_cache = {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": _cache_url,
+        "KEY_PREFIX": "smoki",
+        "OPTIONS": {
+            "SOCKET_TIMEOUT": env.float("SMOKI_CACHE_TIMEOUT", default=0.5),
+            "PAUSE_SECONDS": env.float("SMOKI_CACHE_PAUSE_SECONDS", default=30),
+        },
+    }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": _cache_url,
-            "KEY_PREFIX": "smoki",
-        }
+            **_redis_cache,
+            "OPTIONS": {**_redis_cache["OPTIONS"], "LOCAL_FALLBACK": True},
+        },
+        "sessions": _redis_cache,
     }
 elif _cache_url:
     raise ImproperlyConfigured("CACHE_URL must be a redis:// URL (or unset for local memory).")
 else:
     # Django's local-memory cache keeps 300 entries by default and then drops a
     # third of them: fewer than one busy site's sessions, preferences and log
-    # sentences. Entries are small; 50,000 of them take a few tens of MB.
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "OPTIONS": {"MAX_ENTRIES": env.int("CACHE_MAX_ENTRIES", default=50_000)},
-        }
+    # sentences. Entries are small; 50,000 of them take a few tens of MB. Both
+    # aliases name the same store.
+    _local_cache = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": env.int("CACHE_MAX_ENTRIES", default=50_000)},
     }
+    CACHES = {"default": _local_cache, "sessions": _local_cache}
 
 # Sessions are read from the cache and written through to the database
 # (``cached_db``): a signed-in request costs no query for its session once
 # the cache holds it, and a session survives a cache restart. With Redis every
-# web process shares them; the local-memory default suits one process.
+# web process shares them; the local-memory default suits one process. They
+# use the "sessions" alias, which falls back to the database (never to a
+# copy local to one process) while Redis is out of reach.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
 
 # Behind a reverse proxy every request comes from the proxy's address: name
 # how many proxies append to X-Forwarded-For, so login limits count each

@@ -63,10 +63,16 @@ def send_for_user(user_id: int) -> bool:
         build_digest(user, rows).send()
     except Exception as error:
         attempts = max(row.attempts for row in rows) + 1
-        give_up = attempts >= notifications.max_attempts()
+        permanent = notifications.permanent_refusal(error)
+        give_up = bool(permanent) or attempts >= notifications.max_attempts()
+        reason = (
+            f"Refused for good by the mail server: {permanent}"
+            if permanent
+            else f"{type(error).__name__}: {error}"
+        )
         claimed.update(
             status=DeliveryStatus.FAILED if give_up else DeliveryStatus.DIGEST,
-            last_error=f"{type(error).__name__}: {error}"[:2000],
+            last_error=reason[:2000],
             next_attempt_at=None if give_up else now + notifications.retry_delay(attempts),
         )
         logger.warning("digest for user %s failed (attempt %s): %s", user_id, attempts, error)

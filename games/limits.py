@@ -9,6 +9,11 @@ never all slip under a limit. A hit is counted before the write it guards
 and only once the request was otherwise valid, so a refusal for bad input
 costs nothing. A fixed window lets a burst of at most twice ``count``
 straddle two windows; that is the price of one counter per subject.
+
+While Redis is out of reach (``config/cache.py``) the counters are kept in
+the process's own memory, with a logged warning: limits keep holding, but
+each web process counts on its own until Redis answers again (so a limit is
+at most as many times looser as there are web processes).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ append-only ``ModerationAction`` audit.
 
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 
 from django.db import transaction
@@ -14,7 +15,9 @@ from django.utils.translation import gettext as _
 
 from games import bots, clock, notifications, roles, services, timeouts
 from games.engine import registry
+from games.engine.base import IllegalAction
 from games.engine.replay import MODERATION, effective_moves, replay
+from games.engine.rng import Rng
 from games.errors import Conflict, Forbidden, ServiceError
 from games.models import (
     ActorKind,
@@ -293,6 +296,10 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
     anyone could replay the hidden state and foresee every later draw. Undo
     is refused with that reason; a moderator who must change such a result
     records it in the audit and adjudicates a new match instead.
+
+    Nor are moves taken back that revealed something (``_revealed``): the
+    position is rebuilt from the same seed, so a die rolled, a card or tile
+    drawn would come again exactly as the players already saw it.
     """
     _require(moderator, "games.moderate_match")
     reason = _reason(reason)
@@ -313,9 +320,17 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
             raise ServiceError(_("You can undo 1 to %(n)d moves.") % {"n": len(in_effect)})
         game = registry.get(match.game_key)
         before = match.version
-        match.state = replay(
+        restored = replay(
             game, match.n_seats, match.options, match.seed, in_effect[:-count], match.rules_version
         )
+        if _revealed(game, match, restored, in_effect[-count:]):
+            raise Conflict(
+                _(
+                    "Those moves revealed a roll, a draw or a secret: taken back, the same "
+                    "would come again as the players already saw it, so they cannot be undone."
+                )
+            )
+        match.state = restored
         seats = services.seats_of(match)
         _log_entry(match, moderator, "undo", count=count)
         waiting = game.current_seats(match.state)
@@ -326,6 +341,35 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
         return _record(
             moderator, Kind.UNDO, reason, match=match, before=before, details={"count": count}
         )
+
+
+PERTURBATIONS = 3
+
+
+def _revealed(game, match: Match, state, undone) -> bool:
+    """Whether the moves ``undone``, played from ``state``, revealed what
+    their mover could not know: the random generator moved (a roll, a
+    shuffle), a secret was told to someone (a private event), or the same
+    action on the position with everything its mover cannot see shuffled
+    (``perturb_secrets``) tells of other things (a card or tile taken from a
+    deck shuffled at the start)."""
+    if state.get("rng") != match.state.get("rng"):
+        return True
+    rng = Rng.from_seed(f"{match.seed}:moderator-undo:{match.version}")
+    for seat, action in undone:
+        after, events = game.apply(copy.deepcopy(state), seat, action)
+        if any(event.get("private_to") is not None for event in events):
+            return True
+        for _attempt in range(PERTURBATIONS):
+            other = game.perturb_secrets(copy.deepcopy(state), seat, rng)
+            try:
+                _state, other_events = game.apply(other, seat, action)
+            except IllegalAction:
+                return True
+            if other_events != events:
+                return True
+        state = after
+    return False
 
 
 def _seat(seats, index: int):

@@ -5,8 +5,9 @@ A row exists once per (user, match, kind, version, tag), and at most one
 unread row per (user, match, kind): a new event of a kind already waiting to
 be read updates that row (``queue``). Its status says what happens to it:
 ``pending`` rows are emailed now, ``digest`` rows wait for the daily digest,
-``skipped`` rows are only shown in the app (the player chose "never", or was
-looking at the match a moment ago).
+``skipped`` rows are only shown in the app (the player chose "never", has no
+address, or was looking at the match a moment ago), with the reason in
+``last_error`` for moderators.
 
 After the commit a pending row is handed to the broker; if that hand-over is
 lost, the outbox relay (``games.outbox``) hands it over again. Delivery claims
@@ -14,7 +15,9 @@ the row (``sending``, committed) before talking to the mail server and
 records the outcome after, each change conditional on the claim it expects:
 a retried or duplicated task finds the row already claimed and does not send
 again, so no email goes out twice. A failed send is retried with back-off for
-about a day, then marked ``failed`` for moderators, who can send it again. A
+about a day, then marked ``failed`` for moderators, who can send it again; a
+permanent refusal (a 5xx answer) is ``failed`` at once, with the server's
+reason. A
 claim left behind by a worker that died mid-send is reported as ``failed``
 by ``release_stuck_claims``, because whether that email left is unknown.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import smtplib
 import threading
 from contextlib import contextmanager
 from datetime import timedelta
@@ -117,12 +121,13 @@ def queue(
         ).exists()
     ):
         return None
-    status = initial_status(user, kind, seat)
+    status, reason = initial_status(user, kind, seat)
     now = timezone.now()
     fields = {
         "version": version,
         "tag": tag,
         "status": status,
+        "last_error": reason,
         "next_attempt_at": now + outbox.relay_after() if status == DeliveryStatus.PENDING else None,
     }
     unread = (
@@ -135,7 +140,7 @@ def queue(
     elif unread.version > version:
         return None  # a later event of this kind is already waiting to be read
     else:
-        fields.update(created_at=now, attempts=0, claimed_at=None, sent_at=None, last_error="")
+        fields.update(created_at=now, attempts=0, claimed_at=None, sent_at=None)
         Notification.objects.filter(pk=unread.pk).update(**fields)
         for name, value in fields.items():
             setattr(unread, name, value)
@@ -234,9 +239,10 @@ _COLUMNS = (
     "last_error",
     "read_at",
 )
-# What ``queue`` sets on the unread row it brings up to date.
-_UPDATED = ("version", "tag", "created_at", "status", "attempts", "next_attempt_at")
-_CLEARED = ("claimed_at", "sent_at", "last_error")
+# What ``queue`` sets on the unread row it brings up to date (``last_error``:
+# why it is skipped, or empty).
+_UPDATED = ("version", "tag", "created_at", "status", "attempts", "next_attempt_at", "last_error")
+_CLEARED = ("claimed_at", "sent_at")
 
 
 def _upsert(events: list[_Event]) -> None:
@@ -248,7 +254,7 @@ def _upsert(events: list[_Event]) -> None:
     table = ops.quote_name(Notification._meta.db_table)
     params: list = []
     for event in events:
-        status = initial_status(event.user, event.kind, event.seat)
+        status, reason = initial_status(event.user, event.kind, event.seat)
         pending = status == DeliveryStatus.PENDING
         next_attempt_at = event.now + outbox.relay_after() if pending else None
         params += [
@@ -263,7 +269,7 @@ def _upsert(events: list[_Event]) -> None:
             ops.adapt_datetimefield_value(next_attempt_at),
             None,
             None,
-            "",
+            reason,
             None,
         ]
     row = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
@@ -274,9 +280,7 @@ def _upsert(events: list[_Event]) -> None:
         f" ON CONFLICT ({q('user_id')}, {q('match_id')}, {q('kind')})"
         f" WHERE {q('read_at')} IS NULL DO UPDATE SET "
         + ", ".join(
-            [f"{q(c)} = EXCLUDED.{q(c)}" for c in _UPDATED]
-            + [f"{q(c)} = NULL" for c in _CLEARED[:2]]
-            + [f"{q(_CLEARED[2])} = ''"]
+            [f"{q(c)} = EXCLUDED.{q(c)}" for c in _UPDATED] + [f"{q(c)} = NULL" for c in _CLEARED]
         )
         + f" WHERE {table}.{q('version')} <= EXCLUDED.{q('version')}"
         f" RETURNING {q('id')}, {q('user_id')}, {q('kind')}, {q('status')}"
@@ -290,20 +294,31 @@ def _upsert(events: list[_Event]) -> None:
             outbox.hand_over_after_commit(DELIVER_NOTIFICATION, pk)
 
 
-def initial_status(user, kind: str, seat=None) -> str:
+SKIPPED_NEVER = "Not sent: the player chose never to be emailed about this."
+SKIPPED_NO_ADDRESS = "Not sent: the player has no email address."
+SKIPPED_RECENTLY_VIEWED = (
+    "Not sent: the player had the match open in the last five minutes, so saw the turn."
+)
+
+
+def initial_status(user, kind: str, seat=None) -> tuple[str, str]:
+    """The status a new event's row starts in, and why it is skipped if it
+    is (kept in ``last_error`` for moderators; empty otherwise)."""
     preference = getattr(user.profile, PREFERENCE_FIELD[kind])
-    if preference == Delivery.NEVER or not user.email:
-        return DeliveryStatus.SKIPPED
+    if preference == Delivery.NEVER:
+        return DeliveryStatus.SKIPPED, SKIPPED_NEVER
+    if not user.email:
+        return DeliveryStatus.SKIPPED, SKIPPED_NO_ADDRESS
     if (
         kind == NotificationKind.YOUR_TURN
         and seat is not None
         and seat.last_seen_at
         and timezone.now() - seat.last_seen_at < RECENTLY_VIEWED
     ):
-        return DeliveryStatus.SKIPPED
+        return DeliveryStatus.SKIPPED, SKIPPED_RECENTLY_VIEWED
     if preference == Delivery.DIGEST:
-        return DeliveryStatus.DIGEST
-    return DeliveryStatus.PENDING
+        return DeliveryStatus.DIGEST, ""
+    return DeliveryStatus.PENDING, ""
 
 
 # -- Delivery ------------------------------------------------------------------
@@ -344,7 +359,9 @@ def deliver(notification_id: int) -> str:
     try:
         build_email(row).send()
     except Exception as error:
-        return _record_failure(row, f"{type(error).__name__}: {error}"[:2000])
+        return _record_failure(
+            row, f"{type(error).__name__}: {error}"[:2000], permanent=permanent_refusal(error)
+        )
     now = timezone.now()
     # Sent is true even if the claim was released as stuck meanwhile.
     Notification.objects.filter(
@@ -393,8 +410,34 @@ def _settle(row: Notification, **fields) -> bool:
     )
 
 
-def _record_failure(row: Notification, error: str) -> str:
-    if row.attempts >= max_attempts():
+def permanent_refusal(error: BaseException) -> str | None:
+    """The server's reason when it refused for good (a 5xx answer: no such
+    mailbox, a rejected sender or message), or None for anything worth trying
+    again (a 4xx answer, a timeout, a lost connection).
+
+    A refusal of the recipients names each address with its own answer; it is
+    permanent only if every address was refused with a 5xx.
+    """
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        answers = list(error.recipients.values())
+        if answers and all(500 <= code < 600 for code, _reason in answers):
+            return "; ".join(f"{code} {_text(reason)}" for code, reason in answers)
+        return None
+    if isinstance(error, smtplib.SMTPResponseException) and 500 <= error.smtp_code < 600:
+        return f"{error.smtp_code} {_text(error.smtp_error)}"
+    return None
+
+
+def _text(reason) -> str:
+    return reason.decode(errors="replace") if isinstance(reason, bytes) else str(reason)
+
+
+def _record_failure(row: Notification, error: str, permanent: str | None = None) -> str:
+    if permanent:
+        status, next_at = DeliveryStatus.FAILED, None
+        error = f"Refused for good by the mail server: {permanent}"[:2000]
+        logger.error("notification %s refused for good: %s", row.pk, permanent)
+    elif row.attempts >= max_attempts():
         status, next_at = DeliveryStatus.FAILED, None
         logger.error("notification %s failed for good: %s", row.pk, error)
     else:

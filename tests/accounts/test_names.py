@@ -125,3 +125,96 @@ def test_a_save_of_other_fields_reads_no_user_row(alice, django_assert_num_queri
     profile.display_name = "Ala"
     profile.save(update_fields=["display_name"])
     assert Profile.objects.get(user=alice).display_key == "ala"
+
+
+# -- Look-alike characters (UTS #39 confusable skeletons) ------------------------------
+
+CYRILLIC_A = "\u0430"  # а
+CYRILLIC_CAPITAL_A = "\u0410"  # А
+CYRILLIC_E = "\u0435"  # е
+GREEK_OMICRON = "\u03bf"  # ο
+
+
+def profile_post(client, name):
+    return client.post(
+        reverse("profile"),
+        {
+            "display_name": name,
+            "language": "en",
+            "timezone": "UTC",
+            "email_your_turn": "immediate",
+            "email_reminder": "immediate",
+            "email_match_events": "immediate",
+            "email_invitation": "immediate",
+            "reminder_hours": "24,2",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        (CYRILLIC_CAPITAL_A + "lice", "already called"),
+        ("Alic" + CYRILLIC_E, "already called"),
+        ("A\u0301lice", "already called"),  # A, combining acute accent, lice
+        ("B" + GREEK_OMICRON + "t 2", "look like a bot"),
+        ("B0t 2", "look like a bot"),
+        ("R0B0T 10", "look like a bot"),
+        ("Alicja", None),
+        ("Bob the Builder", None),
+    ],
+)
+def test_the_profile_refuses_look_alike_display_names(alice, bob, name, error):
+    client = Client()
+    client.force_login(bob)
+    response = profile_post(client, name)
+    stored = Profile.objects.get(user=bob).display_name
+    if error is None:
+        assert response.status_code == 302
+        assert stored == name
+    else:
+        assert response.status_code == 400
+        assert error in response.content.decode()
+        assert stored == ""
+
+
+@pytest.mark.parametrize(
+    "username", [CYRILLIC_A + "lice", "alic" + CYRILLIC_E, "B" + GREEK_OMICRON + "t2", "b0t7"]
+)
+def test_sign_up_refuses_a_look_alike_username(alice, username):
+    response = sign_up(username)
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(email="zoe@example.com").exists()
+
+
+def test_look_alike_keys():
+    assert name_key(CYRILLIC_A + "lice") == name_key("alice") == name_key("ALICE")
+    assert name_key("rn") == name_key("m")
+    assert name_key("dragon") != name_key("dragons")
+
+
+def test_a_command_lists_existing_accounts_whose_names_look_alike(alice, make_user, bob):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    impostor = make_user(CYRILLIC_A + "lice")  # taken before the rule: not through a form
+    bob.profile.display_name = "B0b"
+    bob.profile.save()
+    out = StringIO()
+    call_command("lookalike_names", stdout=out)
+    text = out.getvalue()
+    assert f"user {alice.pk} username 'alice'" in text
+    assert f"user {impostor.pk} username '{CYRILLIC_A}lice'" in text
+    assert "'bob'" not in text  # bob's own two names are one player
+    assert "1 groups of look-alike names" in text
+
+
+def test_the_migration_recomputes_the_keys(alice):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    Profile.objects.filter(user=alice).update(username_key="stale")
+    import_module("accounts.migrations.0007_confusable_name_keys").refill_keys(apps, None)
+    assert Profile.objects.get(user=alice).username_key == "alice"

@@ -3,24 +3,33 @@
     uv run python tests/faults/fault_run.py          # or: make faults
 
 Everything runs on this machine and only touches what it starts itself:
-a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server), its
-own ``redis-server`` on a free port, an aiosmtpd server inside this script,
-two Celery workers (``-Q celery`` and ``-Q mail``), two beats, and gunicorn.
+a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server, or
+``SMOKI_FAULT_DB``), its
+own ``redis-server`` on a free port for the broker and another for the cache
+(``CACHE_URL``, reached through a TCP proxy in this script that can be cut),
+an aiosmtpd server inside this script, two Celery workers (``-Q celery`` and
+``-Q mail``), two beats, and gunicorn.
 Clocks and retries are shortened by the environment (beat every 2 s, relay
 after 3 s, stuck claims after 20 s, SMTP timeout 3 s).
 
 Faults, in turn, while client threads make moves through gunicorn:
-the mail worker killed mid-delivery; Redis stopped, then frozen (SIGSTOP);
-the mail server refusing (451), vanishing and hanging; the default worker
-stopped while deadlines pass (late moves arrive meanwhile); gunicorn's
-workers killed mid-move; two beats all along.
+the mail worker killed mid-delivery; the broker's Redis stopped, then frozen
+(SIGSTOP); the cache's Redis cut off (the proxy drops every connection), then
+frozen; the mail server refusing (451), vanishing and hanging; the default
+worker stopped while deadlines pass (late moves arrive meanwhile); gunicorn's
+workers killed mid-move; two beats all along. Meanwhile another thread reads
+signed-in pages. Each phase checks that its fault landed (a delivery was
+under way when the mail worker died, the web processes logged the lost
+broker or cache, the mail worker logged failed attempts, a connection was
+cut mid-request) and fails otherwise.
 
 Then it waits for the outbox to drain and asserts: every match's log replays
 to its stored state with no gap (no move half-applied or lost), every
 accepted move is in the log, no email arrived twice, every email row is
 sent, failed (visible to moderators) or skipped with its reason, each
 overdue match was timed out exactly once with no stale reminder, no bot turn
-left waiting, and no move request answered 5xx. Prints the figures for
+left waiting, no move request or signed-in page answered 5xx, and every
+move posted while the cache was cut or frozen was accepted. Prints the figures for
 docs/reliability.md and exits non-zero on any violation.
 """
 
@@ -42,6 +51,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(BASE_DIR))
 
+from tests.faults.tcp_proxy import TcpProxy  # noqa: E402
 from tests.load.move_load import (  # noqa: E402
     HOST,
     SECRET_KEY,
@@ -52,9 +62,14 @@ from tests.load.move_load import (  # noqa: E402
 
 ADMIN_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/smoki")
 parts = urllib.parse.urlsplit(ADMIN_URL)
-DATABASE_URL = urllib.parse.urlunsplit(parts._replace(path="/smoki_faults", query=""))
+# Its own database, dropped and made afresh (SMOKI_FAULT_DB names another).
+FAULT_DB = os.environ.get("SMOKI_FAULT_DB", "smoki_faults")
+DATABASE_URL = urllib.parse.urlunsplit(parts._replace(path=f"/{FAULT_DB}", query=""))
 REDIS_PORT = free_port()
 REDIS_URL = f"redis://{HOST}:{REDIS_PORT}/0"
+CACHE_REDIS_PORT = free_port()
+CACHE_PROXY = TcpProxy(HOST, CACHE_REDIS_PORT)
+CACHE_URL = f"{CACHE_PROXY.url_base}/0"
 SMTP_PORT = free_port()
 WEB_PORT = free_port()
 LOGS = Path(os.environ.get("SMOKI_FAULT_LOGS", "/tmp/smoki-faults"))
@@ -64,6 +79,9 @@ ENV = {
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "DATABASE_URL": DATABASE_URL,
     "CELERY_BROKER_URL": REDIS_URL,
+    "CACHE_URL": CACHE_URL,
+    "SMOKI_CACHE_TIMEOUT": "0.5",
+    "SMOKI_CACHE_PAUSE_SECONDS": "5",
     "CELERY_TASK_ALWAYS_EAGER": "false",
     "EMAIL_URL": f"smtp://{HOST}:{SMTP_PORT}",
     "DEFAULT_FROM_EMAIL": "smoki@faults.invalid",
@@ -148,11 +166,14 @@ class Inbox:
     def __init__(self):
         self.mode = "accept"
         self.refs: Counter = Counter()
+        self.answered: Counter = Counter()  # mode -> messages it was used on
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):
         import asyncio
 
+        with self.lock:
+            self.answered[self.mode] += 1
         if self.mode == "refuse":
             return "451 Try again later"
         if self.mode == "hang":
@@ -197,7 +218,14 @@ class Stats:
         self.accepted: Counter = Counter()  # match pk -> moves answered as done
         self.unknown = 0  # connection dropped: the move may or may not be saved
         self.slowest = 0.0
+        self.in_flight = 0
         self.lock = threading.Lock()
+
+    def merge(self, other: Stats) -> None:
+        self.statuses.update(other.statuses)
+        self.accepted.update(other.accepted)
+        self.unknown += other.unknown
+        self.slowest = max(self.slowest, other.slowest)
 
 
 def move_once(match_pk: int, players: dict[int, object], stats: Stats) -> None:
@@ -227,13 +255,17 @@ def move_once(match_pk: int, players: dict[int, object], stats: Stats) -> None:
         "Referer": f"http://{HOST}:{WEB_PORT}/",
     }
     started = time.monotonic()
+    with stats.lock:
+        stats.in_flight += 1
     try:
         status, _body = request("POST", WEB_PORT, f"/m/{match_pk}/act/", body=body, headers=headers)
     except OSError:
         with stats.lock:
             stats.unknown += 1
+            stats.in_flight -= 1
         return
     with stats.lock:
+        stats.in_flight -= 1
         stats.statuses[status] += 1
         stats.slowest = max(stats.slowest, time.monotonic() - started)
         if status == 200:
@@ -261,6 +293,40 @@ def play(targets: list[tuple[int, dict]], stats: Stats, seconds: float, threads:
     return pool
 
 
+def read_pages(targets, pages: Counter, seconds: float) -> threading.Thread:
+    """A player reading signed-in pages (the lobby, a match) for ``seconds``."""
+
+    def reader():
+        stop = time.monotonic() + seconds
+        index = 0
+        while time.monotonic() < stop:
+            pk, players = targets[index % len(targets)]
+            index += 1
+            cookie = {"Cookie": players[0].cookie}
+            for path in ("/", f"/m/{pk}/"):
+                try:
+                    status, _body = request("GET", WEB_PORT, path, headers=cookie)
+                except OSError:
+                    status = "dropped"
+                pages[status] += 1
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    return thread
+
+
+def log_size(name: str) -> int:
+    path = LOGS / f"{name}.log"
+    return path.stat().st_size if path.exists() else 0
+
+
+def log_since(name: str, mark: int) -> str:
+    with open(LOGS / f"{name}.log", "rb") as log:
+        log.seek(mark)
+        return log.read().decode(errors="replace")
+
+
 def join(pool):
     for thread in pool:
         thread.join()
@@ -275,8 +341,8 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
 
     admin = urllib.parse.urlunsplit(parts._replace(path="/postgres", query=""))
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS smoki_faults WITH (FORCE)")
-        conn.execute("CREATE DATABASE smoki_faults")
+        conn.execute(f'DROP DATABASE IF EXISTS "{FAULT_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{FAULT_DB}"')
     run = [sys.executable, "manage.py"]
     subprocess.run([*run, "migrate", "-v0"], cwd=BASE_DIR, env=ENV, check=True)
     subprocess.run([*run, "collectstatic", "--noinput", "-v0"], cwd=BASE_DIR, env=ENV, check=True)
@@ -288,6 +354,10 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
 
     redis = Proc(
         "redis", ["redis-server", "--port", str(REDIS_PORT), "--save", "", "--appendonly", "no"]
+    )
+    cache_redis = Proc(
+        "cache-redis",
+        ["redis-server", "--port", str(CACHE_REDIS_PORT), "--save", "", "--appendonly", "no"],
     )
     inbox = Inbox()
     smtp = {}
@@ -328,58 +398,168 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
         targets = [(g.pk, dict(enumerate(g.players))) for g in games]
         targets += [(pk, {0: player}) for pk, player in bot_matches]
 
-        def phase(name: str, seconds: float, fault=None, heal=None, at: float = 2.0):
+        pages: Counter = Counter()
+
+        def phase(
+            name: str,
+            seconds: float,
+            fault=None,
+            heal=None,
+            at: float = 2.0,
+            landed=None,
+            all_accepted: bool = False,
+        ) -> Stats:
+            """Moves and page reads for ``seconds``, ``fault`` after ``at``;
+            then ``landed()`` says whether the fault bit (a description, or
+            None if it did not: a violation)."""
             print(f"-- {name}", flush=True)
-            pool = play(targets, stats, seconds)
+            mine = Stats()
+            marks = {log: log_size(log) for log in ("gunicorn", "mail")}
+            pool = play(targets, mine, seconds)
+            reader = read_pages(targets, pages, seconds)
             if fault:
                 time.sleep(at)
-                fault()
-            join(pool)
+                fault(mine)
+            join([*pool, reader])
             if heal:
                 heal()
+            stats.merge(mine)
+            if landed:
+                found = landed(mine, {log: log_since(log, mark) for log, mark in marks.items()})
+                figures.append(f"{name}: {found or 'THE FAULT DID NOT LAND'}")
+                if not found:
+                    failures.append(f"{name}: the fault did not land")
+            if all_accepted:
+                posted = sum(mine.statuses.values()) + mine.unknown
+                if not posted or set(mine.statuses) != {200} or mine.unknown:
+                    failures.append(f"{name}: not every move accepted: {dict(mine.statuses)}")
+                figures.append(f"{name}: moves {dict(mine.statuses)}, slowest {mine.slowest:.1f} s")
+            return mine
 
         phase("warm-up", 8)
 
-        def slow_smtp():
-            inbox.mode = "hang"
+        interrupted: list[tuple[int, int]] = []  # (row, the version it was sending)
 
-        def kill_mailer():
-            time.sleep(4)
+        def kill_mailer_mid_delivery(_stats):
+            """With the mail server hanging, wait for a delivery stuck in it
+            (a row ``sending`` for a second), kill the mail worker, and note
+            the rows it left ``sending``: the deliveries it interrupted."""
+            from django.utils import timezone
+
+            from games.models import Notification
+
+            inbox.mode = "hang"
+            deadline = time.monotonic() + 8
+            while time.monotonic() < deadline:
+                hung = Notification.objects.filter(
+                    status="sending", claimed_at__lte=timezone.now() - timedelta(seconds=1)
+                )
+                if hung.exists():
+                    break
+                time.sleep(0.1)
             mailer.kill()
             inbox.mode = "accept"
+            interrupted.extend(
+                Notification.objects.filter(status="sending").values_list("pk", "version")
+            )
 
         phase(
             "mail worker killed mid-delivery",
             12,
-            lambda: (slow_smtp(), kill_mailer()),
+            kill_mailer_mid_delivery,
             heal=mailer.start,
+            landed=lambda _s, _logs: (
+                f"{len(interrupted)} deliveries interrupted" if interrupted else None
+            ),
         )
 
-        phase("Redis stopped", 15, redis.kill, heal=redis.start)
+        def broker_lost(_stats, logs):
+            lost = logs["gunicorn"].count("could not queue")
+            return f"{lost} hand-overs to the broker failed in the web processes" if lost else None
+
+        phase("Redis stopped", 15, lambda _s: redis.kill(), heal=redis.start, landed=broker_lost)
         time.sleep(2)
         phase(
             "Redis frozen",
             15,
-            lambda: redis.signal(signal.SIGSTOP),
+            lambda _s: redis.signal(signal.SIGSTOP),
             heal=lambda: redis.signal(signal.SIGCONT),
+            landed=broker_lost,
         )
+
+        def cache_lost(kind):
+            def landed(_stats, logs):
+                lost = [
+                    line
+                    for line in logs["gunicorn"].splitlines()
+                    if "unreachable" in line and f":{CACHE_PROXY.port}" in line
+                ]
+                matching = [line for line in lost if kind in line]
+                if not matching:
+                    return None
+                return f"{len(matching)} cache failures ({kind}) in the web processes"
+
+            return landed
+
+        def cut_cache(_stats):
+            CACHE_PROXY.cut()
+
+        phase(
+            "cache cut off",
+            15,
+            cut_cache,
+            heal=CACHE_PROXY.restore,
+            landed=cache_lost("Error"),
+            all_accepted=True,
+        )
+        time.sleep(2)
+        phase(
+            "cache frozen",
+            15,
+            lambda _s: cache_redis.signal(signal.SIGSTOP),
+            heal=lambda: cache_redis.signal(signal.SIGCONT),
+            landed=cache_lost("Timeout"),
+            all_accepted=True,
+        )
+
+        def mail_failed(_stats, logs):
+            tries = logs["mail"].count("failed:")
+            return f"{tries} delivery attempts failed in the mail worker" if tries else None
 
         for mode in ("refuse", "hang"):
             phase(
                 f"SMTP {mode}s",
                 12,
-                lambda mode=mode: setattr(inbox, "mode", mode),
+                lambda _s, mode=mode: setattr(inbox, "mode", mode),
                 heal=lambda: setattr(inbox, "mode", "accept"),
+                landed=lambda _s, logs, mode=mode: inbox.answered[mode] and mail_failed(_s, logs),
             )
-        phase("SMTP vanishes", 12, lambda: smtp["server"].stop(), heal=smtp_up)
+        phase(
+            "SMTP vanishes",
+            12,
+            lambda _s: smtp["server"].stop(),
+            heal=smtp_up,
+            landed=mail_failed,
+        )
 
-        def kill_web_workers():
+        def kill_web_workers(mine):
+            """Three times: wait for moves in flight, then kill every web worker."""
             for _ in range(3):
-                for pid in children(web.process.pid)[:1]:
+                deadline = time.monotonic() + 3
+                while mine.in_flight < 2 and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                for pid in children(web.process.pid):
                     os.kill(pid, signal.SIGKILL)
                 time.sleep(3)
 
-        phase("web workers killed mid-move", 14, kill_web_workers)
+        phase(
+            "web workers killed mid-move",
+            14,
+            kill_web_workers,
+            landed=lambda mine, _logs: (
+                f"{mine.unknown} move requests cut mid-request" if mine.unknown else None
+            ),
+        )
 
         # Deadlines pass while the default worker is stopped.
         print("-- worker stopped while deadlines pass", flush=True)
@@ -391,15 +571,37 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
             move_once(pk, players, late)
         worker.start()
         figures.append(f"late moves while the worker was stopped: {dict(late.statuses)}")
-        if set(late.statuses) - {409}:
+        if not late.statuses or set(late.statuses) - {409}:
             failures.append(f"late moves not refused with 409: {dict(late.statuses)}")
 
         print("-- draining", flush=True)
         drained = wait_drained(240)
         figures.append(f"outbox drained: {drained}")
         check(games, bot_matches, overdue, stats, inbox, figures, failures)
+        from games.models import Notification
+
+        # An interrupted delivery is reported as failed (it may or may not
+        # have left), unless a later turn brought its row up to date first:
+        # then the row is about that turn, and its email was sent afresh.
+        failed = superseded = 0
+        for pk, version in interrupted:
+            row = Notification.objects.get(pk=pk)
+            if row.status == "failed" and row.version == version:
+                failed += 1
+            elif row.version > version:
+                superseded += 1
+            else:
+                failures.append(f"interrupted delivery {pk} neither failed nor superseded")
+        figures.append(
+            f"deliveries interrupted by the killed mail worker: {len(interrupted)},"
+            f" shown to moderators as failed: {failed}, brought up to a later turn: {superseded}"
+        )
+        figures.append(f"signed-in page reads: {dict(pages)}")
+        if any(isinstance(status, int) and status >= 500 for status in pages):
+            failures.append(f"a signed-in page answered 5xx: {dict(pages)}")
     finally:
-        for proc in [web, worker, mailer, *beats, redis]:
+        CACHE_PROXY.close()
+        for proc in [web, worker, mailer, *beats, redis, cache_redis]:
             try:
                 proc.signal(signal.SIGCONT)
                 proc.stop()

@@ -100,12 +100,27 @@ def test_an_action_needs_a_reason_and_a_confirmation(started_match, mod_client):
     assert ModerationAction.objects.get().reason == "stuck for weeks"
 
 
-def test_undo_through_the_desk(started_match, nogi, mod_client):
-    for i in range(3):
-        play_one(started_match, nogi, choose=i)
-    url = reverse("admin:games_match_moderate", args=[started_match.pk, "undo"])
+def test_undo_through_the_desk(make_user, mod_client):
+    from tests.moderation.test_undo_reveals import play_until, revealing, start
+
+    game, match, users = start("drakon", make_user)
+    play_until(game, match, users, lambda moved, last: not moved and not revealing(match, last))
+    url = reverse("admin:games_match_moderate", args=[match.pk, "undo"])
     mod_client.post(url, {"reason": "misclick by a player", "confirm": "on", "count": 1})
     assert ModerationAction.objects.get().details == {"count": 1}
+
+
+def test_the_desk_refuses_to_undo_a_roll_and_says_why(started_match, nogi, mod_client):
+    for i in range(3):
+        play_one(started_match, nogi, choose=i)
+    before = started_match.moves.count()
+    url = reverse("admin:games_match_moderate", args=[started_match.pk, "undo"])
+    response = mod_client.post(
+        url, {"reason": "misclick by a player", "confirm": "on", "count": 1}, follow=True
+    )
+    assert "revealed a roll, a draw or a secret" in response.content.decode()
+    assert not ModerationAction.objects.exists()
+    assert started_match.moves.count() == before
 
 
 def test_a_refused_action_says_why(started_match, mod_client):

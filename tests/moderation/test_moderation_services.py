@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import errors, lobby, moderation
+from games import errors, lobby, moderation, services
 from games.engine.replay import replay
 from games.models import (
     ActorKind,
@@ -32,32 +32,42 @@ def audit(kind):
     return ModerationAction.objects.filter(kind=kind).get()
 
 
-def test_undo_reproduces_the_earlier_state_exactly(started_match, nogi, moderator):
-    match = started_match
-    states = []
-    for i in range(6):
-        match.refresh_from_db()
-        states.append((match.state, match.version))
-        play_one(match, nogi, choose=i)
-    moderation.undo_moves(moderator, match, 2, REASON)
+def test_undo_reproduces_the_earlier_state_exactly(make_user, moderator):
+    """A move that revealed nothing (a Drakon step: no roll, no draw, no secret)
+    is taken back by replaying the log without it; moves that revealed
+    something are refused (tests/moderation/test_undo_reveals.py)."""
+    from tests.moderation.test_undo_reveals import play_until, revealing, start
+
+    game, match, users = start("drakon", make_user)
+    play_until(game, match, users, lambda moved, last: not moved and not revealing(match, last))
     match.refresh_from_db()
-    assert match.state == states[4][0], "the state after move 4, exactly"
-    assert match.version == 7, "six moves, then the moderator's entry"
-    entry = match.moves.get(seq=7)
+    moves = match.version
+    log = list(match.moves.order_by("seq").values_list("seat", "action"))
+    earlier = replay(game, match.n_seats, match.options, match.seed, log[:-1])
+    moderation.undo_moves(moderator, match, 1, REASON)
+    match.refresh_from_db()
+    assert match.state == earlier, "the state before the last move, exactly"
+    assert match.version == moves + 1, "the moves, then the moderator's entry"
+    entry = match.moves.get(seq=moves + 1)
     assert entry.actor_kind == ActorKind.MODERATOR and entry.seat is None
-    assert entry.action == {"type": "_moderation", "op": "undo", "count": 2}
+    assert entry.action == {"type": "_moderation", "op": "undo", "count": 1}
     log = [(m.seat, m.action) for m in match.moves.order_by("seq")]
-    assert replay(nogi, 3, match.options, match.seed, log) == match.state
+    assert replay(game, match.n_seats, match.options, match.seed, log) == match.state
     action = audit(ModerationAction.Kind.UNDO)
-    assert (action.version_before, action.version_after, action.reason) == (6, 7, REASON)
+    assert (action.version_before, action.version_after, action.reason) == (
+        moves,
+        moves + 1,
+        REASON,
+    )
     # Play goes on from there, and the whole log still verifies.
-    play_one(match, nogi)
-    match.refresh_from_db()
+    seat = game.current_seats(match.state)[0]
+    action = game.legal_actions(match.state, seat)[0]
+    services.submit_action(match, users[seat], action, match.version)
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
     match.refresh_from_db()
     assert verify_match(match).ok
     kinds = Notification.objects.filter(match=match, kind=NotificationKind.MODERATION)
-    assert kinds.count() == 3, "every player is told"
+    assert kinds.count() == match.n_seats, "every player is told"
 
 
 def test_undo_refuses_a_finished_match_whose_seed_is_public(started_match, nogi, moderator):

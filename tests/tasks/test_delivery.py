@@ -205,3 +205,79 @@ def test_each_email_a_row_sends_names_the_turn_it_is_about(pending, alice):
     pending.refresh_from_db()
     assert notifications.email_ref(pending) == refs[1]
     assert Notification.objects.filter(user=alice, kind=NotificationKind.YOUR_TURN).count() == 1
+
+
+# -- Why an email was skipped ------------------------------------------------------------
+
+
+@pytest.fixture
+def duel(alice, bob, nogi):
+    """A two-player match where alice moves first."""
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}
+    )
+    lobby.join_match(user=bob, match=match)
+    match.refresh_from_db()
+    return match
+
+
+def alice_moves(match, alice, nogi):
+    match.refresh_from_db()
+    seat = nogi.current_seats(match.state)[0]
+    assert match.seats.get(index=seat).user == alice
+    services.submit_action(match, alice, nogi.legal_actions(match.state, seat)[0], match.version)
+
+
+def bobs_turn_row(bob):
+    return Notification.objects.get(user=bob, kind=NotificationKind.YOUR_TURN, read_at=None)
+
+
+def test_a_your_turn_email_skipped_because_the_page_was_open_says_so(duel, alice, bob, nogi):
+    notifications.record_visit(duel, bob)
+    alice_moves(duel, alice, nogi)
+    row = bobs_turn_row(bob)
+    assert row.status == DeliveryStatus.SKIPPED
+    assert row.last_error == notifications.SKIPPED_RECENTLY_VIEWED
+    assert "open in the last five minutes" in row.last_error
+
+
+def test_an_email_the_player_never_wants_says_so(duel, alice, bob, nogi):
+    bob.profile.email_your_turn = "never"
+    bob.profile.save()
+    alice_moves(duel, alice, nogi)
+    row = bobs_turn_row(bob)
+    assert (row.status, row.last_error) == (DeliveryStatus.SKIPPED, notifications.SKIPPED_NEVER)
+
+
+def test_an_email_to_a_player_without_an_address_says_so(alice, bob):
+    bob.email = ""
+    bob.save()
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}
+    )
+    lobby.join_match(user=bob, match=match)
+    row = Notification.objects.get(user=bob, kind=NotificationKind.MATCH_STARTED)
+    assert (row.status, row.last_error) == (
+        DeliveryStatus.SKIPPED,
+        notifications.SKIPPED_NO_ADDRESS,
+    )
+
+
+def test_a_row_brought_up_to_date_keeps_only_the_current_reason(duel, alice, bob, nogi):
+    """Skipped while bob looked, then pending when he had gone: no stale reason."""
+    from datetime import timedelta
+
+    notifications.record_visit(duel, bob)
+    alice_moves(duel, alice, nogi)
+    assert bobs_turn_row(bob).last_error == notifications.SKIPPED_RECENTLY_VIEWED
+    duel.seats.filter(user=bob).update(last_seen_at=timezone.now() - timedelta(hours=1))
+    duel.refresh_from_db()
+    notifications.queue(
+        bob,
+        duel,
+        NotificationKind.YOUR_TURN,
+        version=duel.version + 1,
+        seat=duel.seats.get(user=bob),
+    )
+    row = bobs_turn_row(bob)
+    assert (row.status, row.last_error) == (DeliveryStatus.PENDING, "")

@@ -322,3 +322,98 @@ def test_the_relay_hands_over_a_bot_turn_whose_hand_over_was_lost(
     assert match.moves.filter(actor_kind="bot").exists()
     if match.status == "active" and 1 not in nogi.current_seats(match.state):
         assert match.bots_due_at is None, "nothing left for the relay"
+
+
+# -- Permanent and temporary refusals ---------------------------------------------------
+
+
+class RefusingServer:
+    """A real SMTP server (aiosmtpd) answering ``answer`` to every message,
+    or to every recipient with ``at="rcpt"``."""
+
+    def __init__(self, answer: str, at: str = "data"):
+        from aiosmtpd.controller import Controller
+
+        server = self
+
+        class Handler:
+            async def handle_RCPT(self, srv, session, envelope, address, options):
+                server.seen += 1
+                if at == "rcpt":
+                    return answer
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
+            async def handle_DATA(self, srv, session, envelope):
+                return answer
+
+        self.seen = 0
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def close(self):
+        self.controller.stop()
+
+
+@pytest.mark.parametrize(
+    "answer, at",
+    [
+        ("550 5.1.1 No such mailbox here", "rcpt"),
+        ("554 5.7.1 Message rejected as spam", "data"),
+    ],
+)
+def test_a_permanent_refusal_fails_the_email_at_once_with_the_reason(
+    alice, bob, settings, answer, at
+):
+    match = _two_player_match(alice, bob)
+    row = Notification.objects.get(match=match, user=alice, kind=NotificationKind.YOUR_TURN)
+    Notification.objects.exclude(pk=row.pk).update(status=DeliveryStatus.SKIPPED)
+    server = RefusingServer(answer, at)
+    try:
+        settings.MAILERS = production_settings({"EMAIL_URL": f"smtp://127.0.0.1:{server.port}"})[
+            "mailers"
+        ]
+        assert notifications.deliver(row.pk) == DeliveryStatus.FAILED
+    finally:
+        server.close()
+    assert server.seen == 1
+    row.refresh_from_db()
+    assert row.status == DeliveryStatus.FAILED and row.attempts == 1
+    assert row.next_attempt_at is None, "never retried on its own"
+    assert answer.split(" ", 1)[1] in row.last_error and answer[:3] in row.last_error
+    assert outbox.relay()["notifications"] == 0
+
+
+@pytest.mark.parametrize("answer", ["451 4.3.0 Try again later", "421 Service not available"])
+def test_a_temporary_refusal_is_retried(alice, bob, settings, answer):
+    match = _two_player_match(alice, bob)
+    row = Notification.objects.get(match=match, user=alice, kind=NotificationKind.YOUR_TURN)
+    Notification.objects.exclude(pk=row.pk).update(status=DeliveryStatus.SKIPPED)
+    server = RefusingServer(answer)
+    try:
+        settings.MAILERS = production_settings({"EMAIL_URL": f"smtp://127.0.0.1:{server.port}"})[
+            "mailers"
+        ]
+        assert notifications.deliver(row.pk) == DeliveryStatus.PENDING
+    finally:
+        server.close()
+    row.refresh_from_db()
+    assert row.status == DeliveryStatus.PENDING and row.next_attempt_at is not None
+
+
+def test_a_digest_refused_for_good_fails_at_once(digest_rows, settings):
+    server = RefusingServer("550 5.1.1 No such mailbox here", at="rcpt")
+    try:
+        settings.MAILERS = production_settings({"EMAIL_URL": f"smtp://127.0.0.1:{server.port}"})[
+            "mailers"
+        ]
+        assert digests.send_all() == 0
+    finally:
+        server.close()
+    row = Notification.objects.get(user__username="alice", kind="match_started")
+    assert row.status == DeliveryStatus.FAILED
+    assert "550" in row.last_error and "No such mailbox" in row.last_error
+    assert row.next_attempt_at is None

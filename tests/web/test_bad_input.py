@@ -279,3 +279,69 @@ def test_the_desks_match_page_with_an_id_that_is_not_a_number_is_not_found(
     url = f"/admin/games/match/{pk}/change/"
     assert moderator_client.get(url).status_code == 404
     assert moderator_client.post(url, {"x": "1"}).status_code == 404
+
+
+# -- Bytes that are not UTF-8 -------------------------------------------------------------
+
+FORM = "application/x-www-form-urlencoded"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"text=\xff\xfe", b"text=%FF%FE", b"text=caf%E9", b"te%FFxt=hello", b"text=ok\xc3"],
+    ids=["raw", "escaped", "latin-1", "in-the-name", "cut-short"],
+)
+def test_a_chat_post_that_is_not_utf8_is_a_400_that_stores_nothing(started_match, alice, body):
+    url = reverse("match_chat", args=[started_match.pk])
+    response = client_for(alice).post(url, body, content_type=FORM)
+    assert response.status_code == 400
+    assert "not valid UTF-8" in response.content.decode()
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_multipart_post_that_is_not_utf8_is_refused(started_match, alice):
+    boundary = "smokiboundary"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
+        + b"\xff\xfe hello\r\n"
+        + f"--{boundary}--\r\n".encode()
+    )
+    url = reverse("match_chat", args=[started_match.pk])
+    response = client_for(alice).post(
+        url, body, content_type=f"multipart/form-data; boundary={boundary}"
+    )
+    assert response.status_code == 400
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_real_replacement_character_is_kept(started_match, alice):
+    """U+FFFD typed on purpose is valid UTF-8, sent either way."""
+    url = reverse("match_chat", args=[started_match.pk])
+    assert client_for(alice).post(url, {"text": "what \ufffd is"}).status_code == 302
+    assert client_for(alice).post(url, "text=%EF%BF%BD", content_type=FORM).status_code == 302
+    assert ChatMessage.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    "url, data",
+    [
+        ("account_login", b"login=al%FFice&password=x"),
+        ("account_signup", b"email=z%40example.com&username=z%FF&password1=x&password2=x"),
+        (
+            "profile",
+            b"display_name=%FFname&language=en&timezone=UTC&email_your_turn=immediate"
+            b"&email_reminder=immediate&email_match_events=immediate"
+            b"&email_invitation=immediate&reminder_hours=24",
+        ),
+    ],
+)
+def test_every_form_refuses_bytes_that_are_not_utf8(alice, url, data):
+    before = (Profile.objects.get(user=alice).display_name, Profile.objects.count())
+    response = client_for(alice).post(reverse(url), data, content_type=FORM)
+    assert response.status_code == 400
+    assert (Profile.objects.get(user=alice).display_name, Profile.objects.count()) == before
+
+
+def test_a_query_that_is_not_utf8_is_refused(started_match):
+    response = Client().get(reverse("lobby") + "?q=%FF")
+    assert response.status_code == 400

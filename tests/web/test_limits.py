@@ -31,13 +31,15 @@ def _redis_is_up() -> bool:
 
 
 def redis_caches(prefix=None):
-    """Django's Redis cache with a prefix of its own, so runs never mix."""
+    """Smoki's Redis cache with a prefix of its own, so runs never mix."""
+    redis_cache = {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": prefix or f"smoki-test-{uuid.uuid4().hex}",
+    }
     return {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": prefix or f"smoki-test-{uuid.uuid4().hex}",
-        }
+        "default": {**redis_cache, "OPTIONS": {"LOCAL_FALLBACK": True}},
+        "sessions": redis_cache,
     }
 
 
@@ -261,33 +263,84 @@ def _bad_login(client, login, **headers):
     return "refused"
 
 
+PER_ADDRESS = 20  # failed logins a minute from one address (any accounts)
+PER_ACCOUNT = 5  # failed logins in 5 minutes for one account from one address
+
+
+@pytest.mark.django_db
+def test_one_accounts_failures_lock_out_neither_the_address_nor_the_account_elsewhere(
+    make_user,
+):
+    """Before, 12 wrong passwords for one account refused every account at that
+    address (10 a minute per address)."""
+    make_user("victim")
+    make_user("neighbour")
+    address = {"REMOTE_ADDR": "192.0.2.10"}
+    codes = [_bad_login(Client(**address), "victim") for _ in range(12)]
+    assert codes[:PER_ACCOUNT] == ["refused"] * PER_ACCOUNT
+    assert codes[PER_ACCOUNT:] == [LIMITED] * (12 - PER_ACCOUNT)
+    # Another account at the same address is not locked out...
+    assert _bad_login(Client(**address), "neighbour") == "refused"
+    # ...and neither is the same account from another address.
+    assert _bad_login(Client(REMOTE_ADDR="198.51.100.20"), "victim") == "refused"
+
+
+@pytest.mark.django_db
+def test_the_looser_per_address_limit_stops_one_address_trying_many_accounts(make_user):
+    for i in range(PER_ADDRESS + 1):
+        make_user(f"user{i}")
+    address = {"REMOTE_ADDR": "192.0.2.11"}
+    codes = [_bad_login(Client(**address), f"user{i}") for i in range(PER_ADDRESS + 1)]
+    assert codes[:PER_ADDRESS] == ["refused"] * PER_ADDRESS and codes[-1] == LIMITED
+    assert _bad_login(Client(REMOTE_ADDR="198.51.100.21"), "user0") == "refused"
+
+
+@pytest.mark.django_db
+def test_the_right_password_is_refused_only_where_the_account_is_locked(make_user):
+    user = make_user("victim")
+    user.set_password("dragons-fly-slowly")
+    user.save()
+    for _ in range(PER_ACCOUNT):
+        _bad_login(Client(REMOTE_ADDR="192.0.2.12"), "victim")
+    right = {"login": "victim", "password": "dragons-fly-slowly"}
+    locked = Client(REMOTE_ADDR="192.0.2.12").post(reverse("account_login"), right)
+    assert locked.status_code == 429 or "Too many failed login attempts" in locked.content.decode()
+    elsewhere = Client(REMOTE_ADDR="198.51.100.22").post(reverse("account_login"), right)
+    assert elsewhere.status_code == 302
+
+
 @pytest.mark.django_db
 def test_behind_a_trusted_proxy_each_client_is_counted_apart(make_user):
-    for i in range(12):
+    for i in range(PER_ADDRESS + 2):
         make_user(f"user{i}")
     proxy = {"REMOTE_ADDR": "10.0.0.1"}
     with override_settings(ALLAUTH_TRUSTED_PROXY_COUNT=1):
-        # One client tries many accounts: it is stopped (10 a minute per address)...
+        # One client tries many accounts: it is stopped (20 a minute per address)...
         codes = [
             _bad_login(Client(), f"user{i}", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)
-            for i in range(11)
+            for i in range(PER_ADDRESS + 1)
         ]
-        assert codes[:10] == ["refused"] * 10 and codes[10] == LIMITED
+        assert codes[:PER_ADDRESS] == ["refused"] * PER_ADDRESS and codes[-1] == LIMITED
         # ...and another client behind the same proxy is not.
         assert (
-            _bad_login(Client(), "user11", HTTP_X_FORWARDED_FOR="198.51.100.9", **proxy)
+            _bad_login(
+                Client(), f"user{PER_ADDRESS + 1}", HTTP_X_FORWARDED_FOR="198.51.100.9", **proxy
+            )
             == "refused"
         )
 
 
 @pytest.mark.django_db
 def test_without_the_proxy_setting_everyone_behind_it_shares_one_address(make_user):
-    for i in range(12):
+    for i in range(PER_ADDRESS + 2):
         make_user(f"user{i}")
     proxy = {"REMOTE_ADDR": "10.0.0.1"}
-    for i in range(10):
+    for i in range(PER_ADDRESS):
         _bad_login(Client(), f"user{i}", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)
-    assert _bad_login(Client(), "user11", HTTP_X_FORWARDED_FOR="198.51.100.9", **proxy) == LIMITED
+    assert (
+        _bad_login(Client(), f"user{PER_ADDRESS + 1}", HTTP_X_FORWARDED_FOR="198.51.100.9", **proxy)
+        == LIMITED
+    )
 
 
 def test_the_proxy_count_comes_from_the_environment():
@@ -309,20 +362,19 @@ def test_the_proxy_count_comes_from_the_environment():
 @pytest.mark.redis
 @pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
 def test_failed_logins_are_counted_in_the_shared_cache(make_user):
-    """Five wrong passwords lock the account for every web process: the
-    counter is in Redis, and a fresh client (or a process that has never
-    seen the failures) is refused the sixth try."""
+    """Five wrong passwords from one address lock the account there for every
+    web process: the counter is in Redis, and a fresh client (or a process
+    that has never seen the failures) is refused the sixth try."""
     import redis
 
     make_user("victim")
     prefix = f"smoki-test-{uuid.uuid4().hex}"
     with override_settings(CACHES=redis_caches(prefix)):
-        for i in range(5):
-            client = Client(REMOTE_ADDR=f"192.0.2.{i + 1}")
-            assert _bad_login(client, "victim") == "refused"
+        for _ in range(5):
+            assert _bad_login(Client(REMOTE_ADDR="192.0.2.1"), "victim") == "refused"
         stored = redis.Redis.from_url(REDIS_URL).keys(f"{prefix}:*")
         assert stored, "the failures are counted in Redis"
-        assert _bad_login(Client(REMOTE_ADDR="192.0.2.99"), "victim") == LIMITED
+        assert _bad_login(Client(REMOTE_ADDR="192.0.2.1"), "victim") == LIMITED
         assert get_user_model().objects.get(username="victim").is_active
 
 

@@ -49,16 +49,59 @@ def manage(*args, **env):
     )
 
 
+DEVELOPMENT_KEY = "smoki-development-key-not-for-production"
+
+
 @pytest.mark.parametrize(
     "key",
-    [None, "smoki-development-key-not-for-production", "short-key", "a" * 60],
-    ids=["missing", "development", "short", "one-character"],
+    [
+        None,
+        DEVELOPMENT_KEY,
+        "short-key",
+        "a" * 60,
+        DEVELOPMENT_KEY.ljust(50),
+        f"  {DEVELOPMENT_KEY}\t\t\t\t\t\t\t\t\n",
+        DEVELOPMENT_KEY.upper() + "-" + secrets.token_hex(8),
+        "abcde" * 10,
+        "Dragon-2026!" * 5,
+        "django-insecure-" + secrets.token_urlsafe(50),
+        secrets.token_urlsafe(30).center(60),
+    ],
+    ids=[
+        "missing",
+        "development",
+        "short",
+        "one-character",
+        "development-padded-with-spaces",
+        "development-padded-with-whitespace",
+        "development-inside-a-longer-key",
+        "five-characters-repeated",
+        "a-word-repeated",
+        "django-insecure-prefix",
+        "short-key-padded-with-spaces",
+    ],
 )
 def test_without_debug_a_weak_or_missing_key_refuses_to_start(key):
     env = {"DEBUG": "false"} | ({"SECRET_KEY": key} if key is not None else {})
     result = manage("check", **env)
     assert result.returncode != 0
     assert "set SECRET_KEY to a long random string" in result.stderr
+
+
+def test_a_good_key_with_stray_whitespace_starts_and_is_stripped():
+    code = "import django; django.setup(); from django.conf import settings; print(repr(settings.SECRET_KEY))"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=BASE_DIR,
+        env=clean_env(
+            DEBUG="false", SECRET_KEY=f" {GOOD_KEY}\n", DJANGO_SETTINGS_MODULE="config.settings"
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == repr(GOOD_KEY)
 
 
 def test_with_debug_the_development_key_still_starts():

@@ -1,0 +1,262 @@
+"""A Redis cache that never takes a request down with it.
+
+Everything Smoki keeps in the cache can be done without it: sessions and
+preferences are read from PostgreSQL, the log's sentences are computed
+again, and rate limits are counted in the process's own memory. So when
+Redis refuses, hangs or is gone, this backend answers at once from that
+fallback instead of raising:
+
+- every command has a short socket timeout (``SMOKI_CACHE_TIMEOUT``, 0.5 s)
+  and is not retried, so a frozen Redis costs a request at most that once;
+- after a failure the process leaves Redis alone for
+  ``SMOKI_CACHE_PAUSE_SECONDS`` (30 s), as the outbox does with the broker:
+  every cache call in that time answers from the fallback without waiting;
+- reads miss; on the ``sessions`` alias writes and deletes are remembered:
+  once Redis answers again, the keys this process changed meanwhile are
+  deleted there first, so a session ended or a profile saved during the
+  outage is not brought back by Redis's older copy;
+- with ``LOCAL_FALLBACK`` (the ``default`` alias: rate limits, allauth's
+  login limits, the log's sentences) the fallback is a local-memory cache of
+  this process, so limits keep counting (per process, not site-wide);
+  without it (the ``sessions`` alias: sessions and preferences) every read
+  misses and goes to the database, because a copy local to one process
+  could keep a session another process has ended.
+
+One warning is logged per failure (then the pause); the state is shared by
+every thread of the process and by every alias on the same server.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+
+logger = logging.getLogger(__name__)
+
+
+class _ServerState:
+    """What this process knows of one Redis server (shared by its threads)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.down_until = 0.0
+        self.failures = 0
+        # Keys (already made: prefix and version) written or deleted here
+        # while the server was unreachable: deleted there once it answers.
+        self.stale: set[str] = set()
+
+    def paused(self) -> bool:
+        return time.monotonic() < self.down_until
+
+
+_STATES: dict[str, _ServerState] = {}
+_STATES_LOCK = threading.Lock()
+
+
+def _state_for(location: str) -> _ServerState:
+    with _STATES_LOCK:
+        return _STATES.setdefault(location, _ServerState())
+
+
+def reset_states() -> None:
+    """Forget every failure: try Redis again at the next call (tests)."""
+    with _STATES_LOCK:
+        _STATES.clear()
+
+
+def _errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.exceptions.RedisError, OSError)
+
+
+class ResilientRedisCache(RedisCache):
+    def __init__(self, server, params):
+        params = dict(params)
+        options = dict(params.get("OPTIONS") or {})
+        timeout = float(options.pop("SOCKET_TIMEOUT", 0.5))
+        self.pause_seconds = float(options.pop("PAUSE_SECONDS", 30))
+        local_fallback = bool(options.pop("LOCAL_FALLBACK", False))
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        options.setdefault("socket_timeout", timeout)
+        options.setdefault("socket_connect_timeout", timeout)
+        options.setdefault("retry", Retry(NoBackoff(), 0))
+        params["OPTIONS"] = options
+        super().__init__(server, params)
+        self._location = server if isinstance(server, str) else ",".join(server)
+        self._state = _state_for(self._location)
+        self._local = (
+            LocMemCache(
+                f"smoki-fallback:{self._location}:{self.key_prefix}",
+                {"OPTIONS": {"MAX_ENTRIES": 10_000}},
+            )
+            if local_fallback
+            else None
+        )
+        self._errors = _errors()
+
+    # -- The guard -------------------------------------------------------------
+
+    def available(self) -> bool:
+        """Whether this process is using Redis now (not within a pause)."""
+        return not self._state.paused()
+
+    def _call(self, command, fallback, stale_keys=(), version=None):
+        """Run ``command`` against Redis, or answer ``fallback()`` without
+        waiting when Redis failed lately or fails now. ``stale_keys`` are the
+        keys the command changes: if it does not reach Redis they are deleted
+        there once Redis answers again."""
+        if self._state.paused() or not self._forget_stale():
+            self._remember(stale_keys, version)
+            return fallback()
+        try:
+            return command()
+        except self._errors as error:
+            self._failed(error)
+            self._remember(stale_keys, version)
+            return fallback()
+
+    def _remember(self, keys, version) -> None:
+        # With the local fallback (rate limits, allauth's counters, the log's
+        # sentences) an older copy in Redis does no harm: a sentence never
+        # changes, a counter only runs its course. Only the sessions' alias
+        # keeps its keys, so that an ended session stays ended.
+        if keys and self._local is None:
+            made = [self.make_and_validate_key(key, version=version) for key in keys]
+            with self._state.lock:
+                self._state.stale.update(made)
+
+    def _forget_stale(self) -> bool:
+        """Delete in Redis what this process changed while it was out of reach;
+        False if Redis failed again."""
+        state = self._state
+        if not state.stale:
+            return True
+        with state.lock:
+            keys = list(state.stale)
+        try:
+            self._cache.get_client(keys[0], write=True).delete(*keys)
+        except self._errors as error:
+            self._failed(error)
+            return False
+        with state.lock:
+            state.stale.difference_update(keys)
+        if self._local is not None:
+            self._local.clear()
+        logger.warning(
+            "cache at %s answers again: %d keys changed meanwhile deleted",
+            self._location,
+            len(keys),
+        )
+        return True
+
+    def _failed(self, error) -> None:
+        state = self._state
+        with state.lock:
+            state.failures += 1
+            state.down_until = time.monotonic() + self.pause_seconds
+        logger.warning(
+            "cache at %s unreachable (%s: %s); answering without it for %s s",
+            self._location,
+            type(error).__name__,
+            error,
+            self.pause_seconds,
+        )
+
+    # -- The cache API -------------------------------------------------------------
+
+    def get(self, key, default=None, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).get(key, default, version),
+            lambda: local.get(key, default, version) if local else default,
+        )
+
+    def get_many(self, keys, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).get_many(keys, version),
+            lambda: local.get_many(keys, version) if local else {},
+        )
+
+    def has_key(self, key, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).has_key(key, version),
+            lambda: local.has_key(key, version) if local else False,
+        )
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        local = self._local
+        self._call(
+            lambda: super(ResilientRedisCache, self).set(key, value, timeout, version),
+            lambda: local.set(key, value, timeout, version) if local else None,
+            stale_keys=[key],
+            version=version,
+        )
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).set_many(data, timeout, version),
+            lambda: (local.set_many(data, timeout, version) if local else None) or [],
+            stale_keys=list(data),
+            version=version,
+        )
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).add(key, value, timeout, version),
+            lambda: local.add(key, value, timeout, version) if local else False,
+        )
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).touch(key, timeout, version),
+            lambda: local.touch(key, timeout, version) if local else False,
+        )
+
+    def incr(self, key, delta=1, version=None):
+        local = self._local
+
+        def fallback():
+            if local is None:
+                raise ValueError(f"Key '{key}' not found")
+            return local.incr(key, delta, version)
+
+        return self._call(
+            lambda: super(ResilientRedisCache, self).incr(key, delta, version), fallback
+        )
+
+    def delete(self, key, version=None):
+        local = self._local
+        return self._call(
+            lambda: super(ResilientRedisCache, self).delete(key, version),
+            lambda: bool(local.delete(key, version)) if local else False,
+            stale_keys=[key],
+            version=version,
+        )
+
+    def delete_many(self, keys, version=None):
+        keys = list(keys)
+        local = self._local
+        self._call(
+            lambda: super(ResilientRedisCache, self).delete_many(keys, version),
+            lambda: local.delete_many(keys, version) if local else None,
+            stale_keys=keys,
+            version=version,
+        )
+
+    def clear(self):
+        if self._local is not None:
+            self._local.clear()
+        return self._call(lambda: super(ResilientRedisCache, self).clear(), lambda: False)
