@@ -402,6 +402,7 @@ def match_panel(
     }
     context["chat"] = chat.visible_messages(match)
     context["can_chat"] = me is not None
+    context["login_to_play"] = may_be_a_player(match, seats, user)
     if match.state is None:
         context.update(seat_rows=[], board=None, choices=None, log=[])
         return context
@@ -464,6 +465,19 @@ def match_panel(
     if hasattr(match, "unread_count"):
         context["unread_notifications"] = match.unread_count
     return context
+
+
+def may_be_a_player(match: Match, seats: list[Seat], user) -> bool:
+    """Whether a visitor who is not logged in may have a seat here: a free
+    seat in a match still gathering players, or a seat a person plays in a
+    match in play (a "your turn" link opened before logging in)."""
+    if user.is_authenticated:
+        return False
+    if match.status == MatchStatus.OPEN:
+        return len(seats) < match.n_seats
+    return match.status == MatchStatus.ACTIVE and any(
+        seat.user_id is not None and not seat.played_by_bot for seat in seats
+    )
 
 
 @dataclass
