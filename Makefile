@@ -16,16 +16,19 @@ export SITE_URL
 	.tools/bin/pip install --quiet --disable-pip-version-check uv
 
 install: $(if $(findstring .tools/,$(UV)),.tools/bin/uv)
-	$(UV) sync --frozen --quiet
+	@$(UV) sync --frozen --quiet
 
+# Quiet: migrations, the demo data and the worker say only what goes wrong
+# (no banner, warnings only); emails print whole. Once the site answers, the
+# demo's logins and the address are printed last (`demo --announce`).
 run: install
-	$(RUN) python manage.py migrate --noinput
-	$(RUN) python manage.py demo
+	@$(RUN) python manage.py migrate --noinput --verbosity 0
+	@$(RUN) python manage.py demo --verbosity 0
 	@mkdir -p var
-	@echo "Smoki is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server and the worker)"
-	@trap 'kill 0' INT TERM EXIT; \
-	  $(RUN) celery -A config worker --beat -Q celery,mail --loglevel=INFO --concurrency=2 \
+	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
+	  $(RUN) celery -A config --quiet worker --beat -Q celery,mail --loglevel=WARNING --concurrency=2 \
 	    --schedule=var/celerybeat-schedule & \
+	  $(RUN) python manage.py demo --announce http://$(HOST):$(PORT)/ & \
 	  $(RUN) python manage.py runserver $(HOST):$(PORT)
 
 test: install

@@ -108,7 +108,7 @@ class LongSelect(forms.Select):
 
 
 class ProfileForm(forms.ModelForm):
-    timezone = forms.ChoiceField(label=_("time zone"), choices=grouped_zones, widget=LongSelect)
+    timezone = forms.ChoiceField(label=_("Time zone"), choices=grouped_zones, widget=LongSelect)
 
     class Meta:
         model = Profile

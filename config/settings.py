@@ -126,6 +126,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.bell",
                 "games.context_processors.service_worker",
+                "games.context_processors.login_link",
             ],
         },
     },
@@ -229,6 +230,9 @@ STORAGES = {
 # EMAIL_URL, e.g. smtp+tls://user:password@smtp.example.com:587, or
 # consolemail:// (the default) to print messages to the console.
 _email = env.email_url("EMAIL_URL", default="consolemail://")
+if _email["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend":
+    # Printed readably, links whole (Django's prints quoted-printable MIME).
+    _email["EMAIL_BACKEND"] = "config.mail.ConsoleEmailBackend"
 _smtp_options = {
     "host": _email.get("EMAIL_HOST"),
     "port": _email.get("EMAIL_PORT"),
@@ -254,7 +258,7 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Smoki <noreply@smoki.loc
 
 # Celery: Redis in production; kombu's filesystem transport by default, which
 # needs no server so `make run` works on a bare machine.
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {

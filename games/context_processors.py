@@ -1,6 +1,9 @@
 from functools import cache
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts.selectors import preferences
 from games import selectors
@@ -27,3 +30,33 @@ def bell(request):
         "theme": chosen["theme"],
         "my_name": chosen["name"],
     }
+
+
+def login_link(request):
+    """``login_url``: the login page with ``?next=`` the page the visitor is on,
+    so every "Log in" link brings them back to it (allauth honours ``next``).
+
+    The page is the address in the browser: a fragment fetched by htmx (the
+    match panel's poll) names it in ``HX-Current-URL``. On allauth's own
+    pages the ``next`` they were given is passed on. Only a path on this
+    site is used; anything else gives the plain login page. Signed-in users
+    see no login link and get nothing."""
+    user = getattr(request, "user", None)
+    if user is None or user.is_authenticated:
+        return {}
+    login = reverse("account_login")
+    here = return_path(request)
+    return {"login_url": f"{login}?{urlencode({'next': here})}" if here else login}
+
+
+def return_path(request) -> str:
+    """The path (with its query) of the page the request was made from, or ""."""
+    htmx = getattr(request, "htmx", None)
+    here = (htmx.current_url_abs_path or "") if htmx else request.get_full_path()
+    if urlsplit(here).path.startswith("/accounts/"):
+        here = request.GET.get("next", "")
+    if not here.startswith("/") or not url_has_allowed_host_and_scheme(
+        here, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return ""
+    return here

@@ -8,7 +8,7 @@ refusals, and the refusal messages of ``IllegalAction``.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.base import IllegalAction, Option
 from games.engine.i18n import Msg
@@ -40,3 +40,15 @@ def option_help(option: Option) -> str:
 def choice_label(option: Option, value) -> str:
     label = dict(option.choices).get(value)
     return translate(label) if label is not None else str(value)
+
+
+def translate_titles(games) -> None:
+    """Make each game's ``title`` speak the active language wherever it is shown
+    (pages, emails, forms): a game marks its title with ``engine.i18n._``
+    ("Drakon (fourth edition)", "Seven Dragons"), and the site, at start-up
+    (``GamesConfig.ready``), replaces it with its lazy translation, so no page
+    or email has to remember to translate it. An unmarked title, a name the
+    same in every language ("Nogi za pas!"), is left as it is."""
+    for game in games:
+        if isinstance(game.title, Msg):
+            game.title = gettext_lazy(str(game.title))

@@ -152,16 +152,23 @@ def _free_indices(match: Match) -> list[int]:
     return [index for index in range(match.n_seats) if index not in used]
 
 
+def rotated(index: int, n_seats: int) -> int:
+    """A seat's place in a rematch: every seat moves one on (the last to the
+    first), so in two-player games the sides swap (Drako's dragon, who starts)
+    and in larger ones everyone sits elsewhere."""
+    return (index + 1) % n_seats
+
+
 def _seat_for(match: Match, user, free: list[int]) -> int:
-    """The first free seat, or in a rematch the seat this player had before."""
+    """The first free seat, or in a rematch the seat after the one this player had."""
     if match.rematch_of_id:
         before = (
             Seat.objects.filter(match_id=match.rematch_of_id, user=user)
             .values_list("index", flat=True)
             .first()
         )
-        if before in free:
-            return before
+        if before is not None and rotated(before, match.n_seats) in free:
+            return rotated(before, match.n_seats)
     return free[0]
 
 
@@ -209,7 +216,7 @@ def leave_match(*, user, match: Match) -> None:
             return
         for new_index, other in enumerate(remaining):
             if match.rematch_of_id:
-                break  # a rematch keeps every player's seat from the match before
+                break  # a rematch keeps every player's (rotated) seat from the match before
             if other.index != new_index:
                 Seat.objects.filter(pk=other.pk).update(index=new_index)
         match.save(update_fields=["updated_at"])
@@ -304,10 +311,11 @@ def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
 
 
 def rematch(*, user, match: Match) -> Match:
-    """The same game again: same seats, options and clock, invitation only.
+    """The same game again: same players, options and clock, invitation only.
 
-    The player asking takes their old seat, bots take theirs, and the other
-    players are invited back to theirs. A second request returns the rematch
+    The seats rotate (``rotated``): the player asking takes the seat after
+    their old one, bots likewise, and the other players are invited back,
+    each to the seat after theirs. A second request returns the rematch
     already made.
     """
     with transaction.atomic():
@@ -335,11 +343,12 @@ def rematch(*, user, match: Match) -> Match:
         new.rematch_of = original
         new.rated = original.rated
         new.save(update_fields=["rematch_of", "rated"])
-        Seat.objects.filter(match=new).update(index=mine.index)
+        n = original.n_seats
+        Seat.objects.filter(match=new).update(index=rotated(mine.index, n))
         for seat in seats:
             if seat.is_bot:
                 Seat.objects.create(
-                    match=new, index=seat.index, is_bot=True, bot_level=seat.bot_level
+                    match=new, index=rotated(seat.index, n), is_bot=True, bot_level=seat.bot_level
                 )
             elif seat.user_id != user.pk:
                 Invitation.objects.create(match=new, invited_user=seat.user, invited_by=user)

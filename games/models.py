@@ -168,6 +168,12 @@ class Match(models.Model):
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
     @property
+    def resigning_ends_it(self) -> bool:
+        """A resignation ends a two-player match at once, whatever the timeout
+        policy; in a larger match a bot plays the seat on (``safety.resign``)."""
+        return self.n_seats == 2
+
+    @property
     def seed_revealed(self) -> bool:
         return self.is_over
 

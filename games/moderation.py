@@ -466,7 +466,9 @@ def _take_seat_away(match: Match, user) -> None:
     seat = next(s for s in seats if s.user_id == user.pk)
     game = registry.get(match.game_key)
     if clock.loses_on_time(match):
-        timeouts.lose_on_time(match, seats, seat, {"reason": "deactivated"})
+        timeouts.lose_on_time(
+            match, seats, seat, {"reason": "deactivated", "deactivated": seat.index}
+        )
         return
     seat.status = SeatStatus.BOT
     seat.save(update_fields=["status"])

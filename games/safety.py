@@ -58,9 +58,10 @@ def _my_seat(seats, user) -> Seat:
 
 
 def resign(*, user, match: Match) -> None:
-    """Give up a seat in play. It goes the way of the match's timeout policy:
-    a loss in a loss-on-time match, else a bot plays it on and the player is
-    ranked last."""
+    """Give up a seat in play. In a two-player match the match ends at once
+    and the other player wins, whatever the timeout policy (nobody should
+    play on for weeks against a bot); in a larger match a bot plays the seat
+    on and the player is ranked last (``services.finish_match``)."""
     with transaction.atomic():
         match = services.lock_match(match)
         if match.status != MatchStatus.ACTIVE:
@@ -71,7 +72,7 @@ def resign(*, user, match: Match) -> None:
             raise Conflict(_("You no longer play this seat."))
         seat.status = SeatStatus.RESIGNED
         seat.save(update_fields=["status"])
-        loses = clock.loses_on_time(match)
+        loses = match.resigning_ends_it
         # The log says what follows: the match is lost, or a bot plays the seat on.
         log_player_entry(match, seat, user, "resign", then="loss" if loses else "bot")
         match.undo_request = None

@@ -37,7 +37,6 @@ from games.models import (
     Notification,
     Seat,
     SeatStatus,
-    TimeoutPolicy,
     Visibility,
     pending_undo,
     undo_judges,
@@ -364,7 +363,7 @@ def _safety(match: Match, seats, me, names, last) -> dict[str, Any]:
     request = pending_undo(match)
     context: dict[str, Any] = {
         "can_resign": playing,
-        "resign_loses": match.timeout_policy == TimeoutPolicy.LOSS,
+        "resign_loses": match.resigning_ends_it,
         "undo_request": None,
         "can_ask_undo": False,
     }
@@ -412,6 +411,7 @@ def match_panel(
     }
     context["chat"] = chat.visible_messages(match)
     context["can_chat"] = me is not None
+    context["login_to_play"] = may_be_a_player(match, seats, user)
     if match.state is None:
         context.update(seat_rows=[], board=None, choices=None, log=[])
         return context
@@ -487,6 +487,19 @@ def player_links(seats: list[Seat]) -> list[tuple[str, str]]:
     ]
 
 
+def may_be_a_player(match: Match, seats: list[Seat], user) -> bool:
+    """Whether a visitor who is not logged in may have a seat here: a free
+    seat in a match still gathering players, or a seat a person plays in a
+    match in play (a "your turn" link opened before logging in)."""
+    if user.is_authenticated:
+        return False
+    if match.status == MatchStatus.OPEN:
+        return len(seats) < match.n_seats
+    return match.status == MatchStatus.ACTIVE and any(
+        seat.user_id is not None and not seat.played_by_bot for seat in seats
+    )
+
+
 @dataclass
 class FinalRow:
     rank: int | None
@@ -546,14 +559,57 @@ def final_banner(
         headline = str(_("%(names)s share the win.") % {"names": ", ".join(winners)})
     else:
         headline = str(_("The match is over."))
+    players = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
+    reason = " ".join(
+        sentence
+        for sentence in [*ended_by(result, players), str(summary.get("reason", ""))]
+        if sentence
+    )
     mine = next((row.rating_change for row in rows if row.is_me), None)
     return FinalBanner(
         headline,
-        str(summary.get("reason", "")),
+        reason,
         columns,
         rows,
         my_rating=rating_change_text(mine, match.game_key) if mine else "",
     )
+
+
+def ended_by(result: dict, players: list[str]) -> list[str]:
+    """How a match ended when the game itself did not end it (a resignation, a
+    loss on time, a closed account, a moderator's ranks), and which seats the
+    game ranked first but that rank last because a bot had taken them over.
+    ``players`` are the players' own names (``Seat.player_name``). The game's
+    own reason (``final_summary``) follows these sentences."""
+    details = result.get("details") or {}
+
+    def name(seat) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    sentences = []
+    reason = details.get("reason")
+    if details.get("adjudicated"):
+        sentences.append(_("A moderator decided the result."))
+    elif reason == "resigned":
+        sentences.append(_("%(who)s resigned.") % {"who": name(details.get("resigned"))})
+    elif reason == "time":
+        sentences.append(_("%(who)s ran out of time.") % {"who": name(details.get("timed_out"))})
+    elif reason == "deactivated":
+        sentences.append(
+            _("A moderator closed %(who)s's account.") % {"who": name(details.get("deactivated"))}
+        )
+    game_ranks = result.get("game_ranks") or []
+    ranks = result.get("ranks") or []
+    for seat in result.get("dropped") or []:
+        if seat < len(game_ranks) and game_ranks[seat] == 1 and ranks[seat] != 1:
+            sentences.append(
+                _(
+                    "%(who)s came first in the game, but a bot had taken over the seat, "
+                    "so it ranks last."
+                )
+                % {"who": name(seat)}
+            )
+    return [str(sentence) for sentence in sentences]
 
 
 def time_per_move_label(duration) -> str:

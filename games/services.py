@@ -225,14 +225,24 @@ def settle_after_change(match: Match, game, seats: list[Seat], mover: Seat | Non
 
 
 def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -> None:
-    """Close the match. Seats that lost their place to the bot after too many
-    timeouts are ranked last, below everyone who played on."""
+    """Close the match: the one place every match ends (the game's own end, a
+    resignation, a loss on time, a moderator's ranks).
+
+    Seats that lost their place to the bot (too many timeouts, a resignation)
+    are ranked last, below everyone who played on; the game's own ranks are
+    kept as ``game_ranks``. The game's ``final_details`` of the last position
+    join the result's details, so the banner can name the side that won."""
+    if match.state is not None:
+        extra = registry.get(match.game_key).final_details(match.state)
+        if extra:
+            result = {**result, "details": {**extra, **(result.get("details") or {})}}
     dropped = {
         seat.index
         for seat in seats
         if seat.status in (SeatStatus.BOT, SeatStatus.TIMED_OUT, SeatStatus.RESIGNED)
     }
     if dropped:
+        game_ranks = list(ranks)
         kept = [(ranks[s.index], s.index) for s in seats if s.index not in dropped]
         new_ranks = list(ranks)
         for seat in seats:
@@ -241,7 +251,7 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
             else:
                 new_ranks[seat.index] = 1 + sum(1 for rank, _i in kept if rank < ranks[seat.index])
         ranks = new_ranks
-        result = {**result, "ranks": ranks, "dropped": sorted(dropped)}
+        result = {**result, "ranks": ranks, "dropped": sorted(dropped), "game_ranks": game_ranks}
     match.status = MatchStatus.FINISHED
     match.deadline = None
     match.wake_at = None

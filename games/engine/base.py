@@ -88,7 +88,7 @@ class Game:
 
     Optional hooks, each with a default below that suits a game without the
     feature: ``validate_setup``, ``opening_events``, ``check_invariants``,
-    ``public_action``, ``option_matrix``, ``setup_for`` (with
+    ``public_action``, ``option_matrix``, ``final_details``, ``setup_for`` (with
     ``old_rules_versions``). The site calls them directly; it never probes a
     game for attributes.
 
@@ -196,6 +196,17 @@ class Game:
         published with the seed when the match ends.
         """
         return action
+
+    def final_details(self, state: State) -> dict[str, Any]:
+        """What the end banner needs of the position to name the side that won.
+
+        The site adds these to the details of every finished match's result,
+        including a result it decides itself (a resignation, a loss on time, a
+        moderator's ranks), where ``result`` has nothing to say. Drako names
+        the dragon's seat, so its banner can say whether the dragon or the
+        dwarves won. The default is nothing.
+        """
+        return {}
 
     def demo_setup(self) -> tuple[int, dict[str, Any]]:
         """The player count and options of this game's match in the demo data."""

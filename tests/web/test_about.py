@@ -42,7 +42,7 @@ def test_the_about_page_names_every_icon_its_author_and_the_licence(language, he
     for author in icons.credits():
         assert f'<a href="{author["url"]}">{author["name"]}</a>' in html
         for each in author["icons"]:
-            assert f'<a href="{each["url"]}">{each["name"]}</a>' in html
+            assert f'<a href="{each["url"]}" translate="no">{each["name"]}</a>' in html
     # Every vendored icon is credited, under the author it was vendored with.
     credited = {i["name"]: a["key"] for a in icons.credits() for i in a["icons"]}
     assert credited == {name: icon["author"] for name, icon in icons.collection()["icons"].items()}

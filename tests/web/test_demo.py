@@ -1,9 +1,11 @@
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from games.engine import registry
-from games.models import Match, MatchStatus
+from games.models import DeliveryStatus, Match, MatchStatus, Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -21,3 +23,33 @@ def test_demo_data_is_created_once_and_logins_work(client):
     mod = users.get(username="mod")
     assert mod.is_staff and not mod.is_superuser and mod.has_perm("games.moderate_match")
     assert client.login(username="alice", password="smoki-demo-2026")
+
+
+def test_the_demo_is_quiet_and_emails_nothing_of_its_own(capsys):
+    """`make run` printed about a thousand lines of the demo's own "match started"
+    and "your turn" emails: the demo keeps them in the bell, and says nothing
+    at verbosity 0."""
+    out = StringIO()
+    call_command("demo", verbosity=0, stdout=out)
+    assert out.getvalue() == ""
+    rows = Notification.objects.all()
+    assert rows.exists(), "the demo's news is still in the bell"
+    assert not rows.filter(status=DeliveryStatus.PENDING).exists()
+    assert set(rows.values_list("status", flat=True)) == {DeliveryStatus.SKIPPED}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_announce_waits_for_the_site_then_prints_the_logins_and_the_address_last(live_server):
+    call_command("demo", verbosity=0)
+    out = StringIO()
+    call_command("demo", announce=f"{live_server.url}/", stdout=out)
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    assert lines[-2] == f"Smoki is running at {live_server.url}/"
+    assert "  alice / smoki-demo-2026" in lines
+    assert lines.index("  alice / smoki-demo-2026") < len(lines) - 2
+    assert any(line.startswith("Demo match (drako): /m/") for line in lines)
+
+
+def test_announce_gives_up_on_a_site_that_never_answers():
+    with pytest.raises(CommandError, match="did not answer"):
+        call_command("demo", announce="http://127.0.0.1:9/", wait=0.5, stdout=StringIO())

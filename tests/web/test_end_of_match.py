@@ -85,7 +85,7 @@ def test_a_game_without_its_own_summary_shows_the_plain_score(alice, bob):
         assert f"<td>{score}</td>" in banner
 
 
-def test_rematch_keeps_seats_options_and_clock(finished, alice, bob, carol):
+def test_rematch_rotates_the_seats_and_keeps_options_and_clock(finished, alice, bob, carol):
     before = {seat.user_id: seat.index for seat in finished.seats.all()}
     response = client_for(bob).post(reverse("match_rematch", args=[finished.pk]))
     new = Match.objects.get(rematch_of=finished)
@@ -97,12 +97,13 @@ def test_rematch_keeps_seats_options_and_clock(finished, alice, bob, carol):
         finished.timeout_policy,
     )
     assert new.status == MatchStatus.OPEN and new.visibility == "private"
-    assert [(s.user_id, s.index) for s in new.seats.all()] == [(bob.pk, before[bob.pk])]
+    assert [(s.user_id, s.index) for s in new.seats.all()] == [(bob.pk, (before[bob.pk] + 1) % 3)]
     assert set(Invitation.objects.filter(match=new).values_list("invited_user", flat=True)) == {
         alice.pk,
         carol.pk,
     }
-    # Asking again (anyone) leads to the same rematch; the others take back their seats.
+    # Asking again (anyone) leads to the same rematch; each of the others takes the
+    # seat after theirs.
     client_for(carol).post(reverse("match_rematch", args=[finished.pk]))
     assert Match.objects.filter(rematch_of=finished).count() == 1
     page = client_for(alice).get(reverse("match_detail", args=[finished.pk])).content.decode()
@@ -111,7 +112,26 @@ def test_rematch_keeps_seats_options_and_clock(finished, alice, bob, carol):
     lobby.join_match(user=alice, match=new)
     new.refresh_from_db()
     assert new.status == MatchStatus.ACTIVE
-    assert {s.user_id: s.index for s in new.seats.all()} == before
+    assert {s.user_id: s.index for s in new.seats.all()} == {
+        user: (index + 1) % 3 for user, index in before.items()
+    }
+
+
+def test_a_drako_rematch_swaps_the_sides(alice, bob):
+    """The dragon's player plays the dwarves in the rematch (fixed sides: seat 1 the dragon)."""
+    match = lobby.create_match(
+        user=alice, game_key="drako", n_seats=2, options={"sides": "seat1_dragon"}
+    )
+    lobby.join_match(user=bob, match=match)
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, result={"ranks": [1, 2]})
+    match.refresh_from_db()
+    dragon_before = match.seats.get(index=match.state["dragon_seat"]).user
+    new = lobby.rematch(user=bob, match=match)
+    lobby.join_match(user=alice, match=new)
+    new.refresh_from_db()
+    assert new.status == MatchStatus.ACTIVE
+    dragon_now = new.seats.get(index=new.state["dragon_seat"]).user
+    assert dragon_now != dragon_before
 
 
 def test_rematch_with_bots_starts_at_once(alice):
@@ -120,7 +140,7 @@ def test_rematch_with_bots_starts_at_once(alice):
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, result={"ranks": []})
     new = lobby.rematch(user=alice, match=Match.objects.get(pk=match.pk))
     assert new.status == MatchStatus.ACTIVE
-    assert [(s.index, s.is_bot) for s in new.seats.all()] == [(0, False), (1, True), (2, True)]
+    assert [(s.index, s.is_bot) for s in new.seats.all()] == [(0, True), (1, False), (2, True)]
 
 
 def test_rematch_refusals_change_nothing(started_match, finished, make_user):

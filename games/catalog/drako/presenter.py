@@ -74,6 +74,19 @@ REASONS = {
         "The dwarves have played their last card and the dragon lives: the dragon wins."
     ),
 }
+# The rules' winner had left the match (a bot played the seat): the other side wins.
+LEFT_REASONS = {
+    "dragon_killed": gettext_lazy(
+        "The dragon is dead, but the dwarves' player had left the match: the dragon wins."
+    ),
+    "dwarves_killed": gettext_lazy(
+        "All three dwarves are dead, but the dragon's player had left the match: the dwarves win."
+    ),
+    "dwarves_out_of_cards": gettext_lazy(
+        "The dwarves have played their last card, but the dragon's player had left the match: "
+        "the dwarves win."
+    ),
+}
 
 
 # Names --------------------------------------------------------------------------------------
@@ -918,13 +931,29 @@ def _cap(text: str) -> str:
 
 
 def final_summary(result: dict, names: list[str]):
-    """Drako keeps no score: the side that won and why."""
+    """Drako keeps no score: the side that won and why.
+
+    The side is the one whose player won (``result["ranks"]``, with the
+    dragon's seat of ``Drako.final_details``), which is not the side the
+    rules saw win when a bot had taken over that seat, and which the rules
+    never saw when the match ended by a resignation or on time. A result
+    stored before the dragon's seat was recorded names the rules' winner."""
     details = result.get("details") or {}
-    return dict(
-        reason=str(REASONS.get(details.get("end_reason"), "")),
-        columns=[],
-        cells=[[] for _name in names],
-    )
+    end_reason = details.get("end_reason")
+    dragon_seat = details.get("dragon_seat")
+    ranks = result.get("ranks") or []
+    side = details.get("winner")
+    if dragon_seat in (0, 1) and len(ranks) == 2 and ranks.count(1) == 1:
+        side = C.DRAGON if ranks[dragon_seat] == 1 else C.DWARVES
+    if end_reason in REASONS and side == details.get("winner"):
+        reason = REASONS[end_reason]
+    elif end_reason in LEFT_REASONS:
+        reason = LEFT_REASONS[end_reason]
+    elif side in (C.DRAGON, C.DWARVES):
+        reason = by_side(side, _("The dragon wins."), _("The dwarves win."))
+    else:
+        reason = ""
+    return dict(reason=str(reason), columns=[], cells=[[] for _name in names])
 
 
 def describe_board(view: dict, names: list[str]) -> list[str]:

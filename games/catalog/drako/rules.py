@@ -347,6 +347,11 @@ class DrakoGame(Game):
             details={"winner": state["winner"], "end_reason": state["end_reason"]},
         )
 
+    def final_details(self, state: State) -> dict[str, Any]:
+        """The dragon's seat: the banner names the side whose player won, also after
+        a resignation or a loss on time."""
+        return {"dragon_seat": state["dragon_seat"]}
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Public: the board, tracks, markers, counts, played cards. Own hand only to its seat."""
         side = side_of(state, seat)
