@@ -4,7 +4,8 @@
  * - shows "your turn" in the tab title and the icon, and says it in a live region;
  * - guesses the browser's time zone on the profile form when it is still UTC;
  * - on a phone, lets the sticky "Your move" box fold down to its heading, so the
- *   whole board can be seen; the choice lasts for the tab (sessionStorage).
+ *   whole board can be seen; the choice lasts for the tab (sessionStorage);
+ * - a board's choices are links (Enter follows them): Space follows them too, as on a button.
  */
 (function () {
   "use strict";
@@ -50,6 +51,14 @@
     if (!toggle) { return; }
     try { window.sessionStorage.setItem(FOLDED, folded() ? "0" : "1"); } catch (e) { return; }
     showChoices();
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== " " || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var link = event.target;
+    if (!link.matches || !link.matches("a.board-choice")) { return; }
+    event.preventDefault();
+    link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
   });
 
   document.addEventListener("DOMContentLoaded", function () {

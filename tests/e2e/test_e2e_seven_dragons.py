@@ -105,3 +105,54 @@ def test_a_short_seven_dragons_match_by_clicking_the_grid(live_server, window):
     ada.screenshot("seven-dragons-end")
     ada.assert_clean()
     bruno.assert_clean()
+
+
+def _tab_to(page: Page, selector: str, presses: int = 120) -> None:
+    """Press Tab until the keyboard focus is on ``selector``'s first element."""
+    target = page.locator(selector).first
+    expect(target).to_be_attached()
+    for _press in range(presses):
+        if target.evaluate("element => element === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_seven_dragons_card_is_played_from_the_keyboard(live_server, window):
+    """The hand's card and the grid's cell are links: Tab reaches them, Space picks the
+    card and Enter lays it, and the move is played without a mouse."""
+    from games import lobby
+
+    ada, bruno = make_player("kada"), make_player("kbruno")
+    match = lobby.create_match(user=ada, game_key="seven_dragons", n_seats=2)
+    lobby.join_match(user=bruno, match=match)
+    match.refresh_from_db()
+    seat = match.seats.get(user=ada).index
+    hands = [["DR-S-green"], ["DR-S-green"]]
+    hands[seat] = ["DR-S-blue", "DR-S-red"]
+    state = position(
+        board={"1,0": "DR-S-red"},
+        hands=hands,
+        goals=["red", "blue"],
+        deck=20,
+        active=seat,
+        options=match.options,
+    )
+    Match.objects.filter(pk=match.pk).update(state=state)
+    person = window("ada")
+    page = person.page
+    log_in(page, live_server.url, "kada")
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    card = '#my-secrets [data-path^="card-DR-S-red"]'
+    assert page.locator(card).evaluate("element => element.tagName") in ("A", "BUTTON")
+    _tab_to(page, card)
+    page.keyboard.press(" ")
+    expect(page.locator(f"{BOARD} svg rect.sd-spot")).not_to_have_count(0)
+    spot = f'{BOARD} [data-path^="card-DR-S-red"][data-path$=".cell-2,0"]'
+    _tab_to(page, spot)
+    page.keyboard.press("Enter")
+    wait_for_version(page, 1)
+    last = Move.objects.filter(match_id=match.pk).order_by("-seq").first()
+    assert last.seq == 1 and last.action["card"].startswith("DR-S-red"), last.action
+    expect(page.locator(f"{BOARD} svg g.sd-card")).to_have_count(3)
+    person.assert_clean()
