@@ -74,6 +74,12 @@ def test_the_first_turn_fits_the_board_and_the_screen(key, screen, live_server, 
     assert tile["y"] + tile["height"] <= SCREENS[screen]["height"], (
         f"{key} {screen}: the first choice starts {tile['y']:.0f} px down, off the first screen"
     )
+    # ... and nothing lies over it (on a phone the "Your move" box sticks to the bottom).
+    assert first.evaluate(
+        """tile => { const b = tile.getBoundingClientRect();
+          const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+          return hit !== null && tile.contains(hit); }"""
+    ), f"{key} {screen}: the first choice is covered"
     view_box = board.locator("svg.labyrinth").get_attribute("viewBox")
 
     for chosen in sorted({a["tile"] for a in places}):
