@@ -3,13 +3,14 @@
 Rules, components and bots cannot import Django, so they mark their
 player-facing strings and the site translates them here, in the viewer's
 language, when a page shows them: option labels and choices, setup
-refusals, and the refusal messages of ``IllegalAction``.
+refusals, the refusal messages of ``IllegalAction``, and the games' titles.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
+from games.engine import registry
 from games.engine.base import IllegalAction, Option
 from games.engine.i18n import Msg
 
@@ -40,3 +41,13 @@ def option_help(option: Option) -> str:
 def choice_label(option: Option, value) -> str:
     label = dict(option.choices).get(value)
     return translate(label) if label is not None else str(value)
+
+
+def translate_titles() -> None:
+    """Each registered game's title, marked in its rules, becomes a lazy translation:
+    every page, email and message that names the game shows its name in the reader's
+    language (the published name where it has one: "Sedm draků" in Czech). Called once
+    when the site starts (``GamesConfig.ready``); a title left unmarked stays as it is."""
+    for entry in registry.registrations():
+        if isinstance(entry.rules.title, Msg):
+            entry.rules.title = gettext_lazy(str(entry.rules.title))

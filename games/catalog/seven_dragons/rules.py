@@ -229,7 +229,7 @@ class SevenDragonsGame(Game):
     """The ``seven_dragons`` game object: see ``games.engine.base.Game`` for the contract."""
 
     key = "seven_dragons"
-    title = "Seven Dragons"
+    title = _("Seven Dragons")
     rules_version = 1
     min_players = 2
     max_players = 5

@@ -123,7 +123,7 @@ class DrakonGame(Game):
     old_rules_versions: tuple[int, ...] = (1,)
 
     def __init__(
-        self, edition: str = "4e", key: str = "drakon", title: str = "Drakon (fourth edition)"
+        self, edition: str = "4e", key: str = "drakon", title: str = _("Drakon (fourth edition)")
     ):
         self.edition = C.EDITIONS[edition]
         if edition != "4e":  # the corrections are the later edition's; the first has one version
@@ -338,5 +338,5 @@ _SECRET_ACTION_FIELDS: dict[tuple[Any, Any], tuple[str, ...]] = {
 
 
 GAME = DrakonGame()
-GAME_CLASSIC = DrakonGame("1e", "drakon_classic", "Drakon (first edition)")
+GAME_CLASSIC = DrakonGame("1e", "drakon_classic", _("Drakon (first edition)"))
 GAMES_BY_EDITION = {"4e": GAME, "1e": GAME_CLASSIC}
