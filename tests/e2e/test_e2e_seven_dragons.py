@@ -156,3 +156,36 @@ def test_a_seven_dragons_card_is_played_from_the_keyboard(live_server, window):
     assert last.seq == 1 and last.action["card"].startswith("DR-S-red"), last.action
     expect(page.locator(f"{BOARD} svg g.sd-card")).to_have_count(3)
     person.assert_clean()
+
+
+def test_the_grid_is_sized_to_the_desktop_column_and_how_to_play_has_pictures(live_server, window):
+    """At 1280 x 800 the grid fills the board's column (or 60 % of the screen's height),
+    not a third of it; the How to play page shows its four pictures in Czech, under the
+    game's Czech name."""
+    from games import lobby
+
+    ada, bruno = make_player("gada"), make_player("gbruno")
+    match = lobby.create_match(user=ada, game_key="seven_dragons", n_seats=2)
+    lobby.join_match(user=bruno, match=match)
+    person = window("ada")
+    page = person.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in(page, live_server.url, "gada")
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    grid = page.locator(f"{BOARD} svg[aria-labelledby='sd-grid-title']").bounding_box()
+    column = page.locator(BOARD).bounding_box()
+    assert grid["width"] >= 0.9 * column["width"] or grid["height"] >= 0.55 * 800, (
+        grid,
+        column,
+    )
+    person.screenshot("seven-dragons-grid-desktop")
+
+    page.goto(f"{live_server.url}/games/seven_dragons/how-to-play/")
+    page.locator("header.topbar").wait_for()
+    expect(page.locator(".sd-figure")).to_have_count(4)
+    for figure in ("winning", "placement", "silver"):
+        box = page.locator(f'.sd-figure[data-figure="{figure}"]').bounding_box()
+        assert box["width"] > 100 and box["height"] > 60, (figure, box)
+    expect(page.locator('.sd-figure[data-figure="actions"] .card')).to_have_count(5)
+    person.screenshot("seven-dragons-how-to-play")
+    person.assert_clean()
