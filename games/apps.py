@@ -7,11 +7,10 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from games import checks  # noqa: F401 - registers the deployment checks
-        from games.engine import registry
         from games.i18n import translate_titles
         from games.roles import ensure_moderator_group
 
-        translate_titles(registry.all())
+        translate_titles()
 
         # After the permissions themselves are created (they are post_migrate too).
         post_migrate.connect(ensure_moderator_group, sender=self)

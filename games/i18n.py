@@ -3,13 +3,14 @@
 Rules, components and bots cannot import Django, so they mark their
 player-facing strings and the site translates them here, in the viewer's
 language, when a page shows them: option labels and choices, setup
-refusals, and the refusal messages of ``IllegalAction``.
+refusals, the refusal messages of ``IllegalAction``, and the games' titles.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
 
+from games.engine import registry
 from games.engine.base import IllegalAction, Option
 from games.engine.i18n import Msg
 
@@ -42,13 +43,11 @@ def choice_label(option: Option, value) -> str:
     return translate(label) if label is not None else str(value)
 
 
-def translate_titles(games) -> None:
-    """Make each game's ``title`` speak the active language wherever it is shown
-    (pages, emails, forms): a game marks its title with ``engine.i18n._``
-    ("Drakon (fourth edition)", "Seven Dragons"), and the site, at start-up
-    (``GamesConfig.ready``), replaces it with its lazy translation, so no page
-    or email has to remember to translate it. An unmarked title, a name the
-    same in every language ("Nogi za pas!"), is left as it is."""
-    for game in games:
-        if isinstance(game.title, Msg):
-            game.title = gettext_lazy(str(game.title))
+def translate_titles() -> None:
+    """Each registered game's title, marked in its rules, becomes a lazy translation:
+    every page, email and message that names the game shows its name in the reader's
+    language (the published name where it has one: "Sedm draků" in Czech). Called once
+    when the site starts (``GamesConfig.ready``); a title left unmarked stays as it is."""
+    for entry in registry.registrations():
+        if isinstance(entry.rules.title, Msg):
+            entry.rules.title = gettext_lazy(str(entry.rules.title))

@@ -18,7 +18,7 @@ and version posted, the path kept for a no-JavaScript click and the
 accessible name. Board templates and presenters never name a URL.
 
     {% call board_choice(choice) %}<rect .../>{% endcall %}                 (inside SVG)
-    {% call board_choice(choice, extra_class="card", tag="button") %}…{% endcall %} (HTML)
+    {% call board_choice(choice, extra_class="card") %}…{% endcall %}    (HTML: a card, a button)
     {% call only_you() %}…{% endcall %}   what only the viewer may see (#my-secrets)
     {% call revealed_at_end() %}…{% endcall %}   what the end of a match reveals
     <svg {{ board_role() }}>   an SVG that may hold clicks: "group" with choices, else "img"
@@ -109,21 +109,25 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
 
 
 @jinja2.pass_context
-def board_choice(context, choice, extra_class: str = "", tag: str = "a", caller=None):
+def board_choice(context, choice, extra_class: str = "", caller=None):
     """What ``caller`` draws, wrapped in the link of ``choice``; drawn as it is
-    when the choice is None (not clickable now)."""
+    when the choice is None (not clickable now).
+
+    Always a real link (``<a href>``, in HTML or SVG): the browser itself
+    focuses it and follows it on Enter (``static/js/smoki.js`` adds Space), and
+    without JavaScript the ``href`` keeps the half-chosen move. A card or a
+    button look is a class (``card``, ``choice-button``); a ``<div>`` with a link
+    role would be focusable but deaf to the keyboard
+    (``tests/conformance/test_board_clicks.py``)."""
     inner = caller()
     if choice is None:
         return inner
     attrs = choice_attrs(context, choice, extra_class)
-    if tag != "a":
-        attrs["role"] = "link"
-        attrs["tabindex"] = "0"
     # Escaped one by one, without format_html: a Drakon turn draws dozens of these.
     rendered = " ".join(
         f'{conditional_escape(name)}="{conditional_escape(value)}"' for name, value in attrs.items()
     )
-    return mark_safe(f"<{tag} {rendered}>{inner}</{tag}>")  # attrs escaped above
+    return mark_safe(f"<a {rendered}>{inner}</a>")  # attrs escaped above
 
 
 def _secret_panel(css_class: str, element_id: str, heading: str, inner: str) -> str:

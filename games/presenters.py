@@ -76,8 +76,14 @@ def default_describe_board(view: dict, names: list[str]) -> list[str]:
     return []
 
 
+def default_how_to_play_figure(name: str) -> tuple[str, dict]:
+    """A game without pictures of its own on its How to play page (icons need none)."""
+    raise ValueError(f"no How to play picture called {name!r}")
+
+
 OPTIONAL = {
     "final_summary": default_final_summary,
+    "how_to_play_figure": default_how_to_play_figure,
     "describe_board": default_describe_board,
     "PIECE_SELECTOR": None,
 }

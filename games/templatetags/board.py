@@ -2,7 +2,7 @@
 
 Boards themselves are Jinja2 templates drawn with the board toolkit of
 games/jinja.py; Django's templates (the match panel, the about page, the
-rules pages) use these two tags.
+rules pages) use these tags.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django import template
 from django.template import engines
 from django.utils.safestring import mark_safe
 
-from games import icons
+from games import icons, presenters
 
 register = template.Library()
 
@@ -29,3 +29,14 @@ def icon(name, size=24, x=None, y=None, color="currentColor", css=""):
     """``{% icon "dragon-head" size=30 x=10 y=10 color="#8b0000" %}``: a game-icons picture
     (games/icons.py), nested in a board's SVG at x, y or inline in HTML."""
     return icons.svg(name, size=size, x=x, y=y, color=color, css=css)
+
+
+@register.simple_tag(takes_context=True)
+def how_to_play_figure(context, name):
+    """``{% how_to_play_figure "placement" %}``: a picture on a game's How to play page,
+    drawn by the game's own Jinja2 templates as its board draws the same things; the
+    presenter's ``how_to_play_figure(name)`` gives the template and its context."""
+    presenter = presenters.get(context["game"].key)
+    template, values = presenters.hook(presenter, "how_to_play_figure")(name)
+    drawn = engines["jinja2"].env.get_template(template).render(values)
+    return mark_safe(drawn)  # escaped by the environment

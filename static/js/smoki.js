@@ -3,8 +3,10 @@
  * - after each step of a move, puts the keyboard focus on the match panel;
  * - shows "your turn" in the tab title and the icon, and says it in a live region;
  * - guesses the browser's time zone on the profile form when it is still UTC;
- * - on a phone, lets the sticky "Your move" box fold down to its heading, so the
- *   whole board can be seen; the choice lasts for the tab (sessionStorage).
+ * - on a phone, folds the sticky "Your move" box to its one-line summary while the board
+ *   offers every choice, so the whole board can be seen; the player's own choice lasts
+ *   for the tab (sessionStorage);
+ * - a board's choices are links (Enter follows them): Space follows them too, as on a button.
  */
 (function () {
   "use strict";
@@ -31,25 +33,45 @@
     }
   }
 
+  // The "Your move" box is a <details>, drawn open. On a phone it folds to its one-line
+  // summary while every choice in it is also on the board (and no move waits to be
+  // confirmed), so the board stays in view; a tap on the summary opens it, and what the
+  // player last chose on a phone lasts for the tab (sessionStorage), across swaps and reloads.
   var FOLDED = "smoki-choices-folded";
-  function folded() {
-    try { return window.sessionStorage.getItem(FOLDED) === "1"; } catch (e) { return false; }
+  var phone = window.matchMedia ? window.matchMedia("(max-width: 600px)") : { matches: false };
+  function remembered() {
+    try { return window.sessionStorage.getItem(FOLDED); } catch (e) { return null; }
+  }
+  function allOnBoard(box) {
+    var panel = document.getElementById("match-panel");
+    return Array.prototype.every.call(box.querySelectorAll(".choice[data-path]"), function (choice) {
+      var path = choice.getAttribute("data-path");
+      return Array.prototype.some.call(panel.querySelectorAll(".board-choice[data-path]"), function (target) {
+        return target.getAttribute("data-path") === path && !box.contains(target);
+      });
+    });
   }
   function showChoices() {
     var box = document.getElementById("choices");
-    var toggle = box && box.querySelector(".choices-toggle");
-    if (!toggle) { return; }
-    var fold = folded();
-    box.classList.toggle("collapsed", fold);
-    toggle.hidden = false;
-    toggle.setAttribute("aria-expanded", fold ? "false" : "true");
-    toggle.textContent = fold ? toggle.dataset.show : toggle.dataset.hide;
+    if (!box || box.tagName !== "DETAILS") { return; }
+    var said = remembered();
+    var fold = phone.matches && !box.dataset.confirm && (said === "1" || (said === null && allOnBoard(box)));
+    box.open = !fold;
   }
   document.addEventListener("click", function (event) {
-    var toggle = event.target.closest && event.target.closest(".choices-toggle");
-    if (!toggle) { return; }
-    try { window.sessionStorage.setItem(FOLDED, folded() ? "0" : "1"); } catch (e) { return; }
-    showChoices();
+    var summary = event.target.closest && event.target.closest("#choices > summary");
+    if (!summary || !phone.matches) { return; }
+    // The click opens or folds the box after this handler: remember the new state.
+    try { window.sessionStorage.setItem(FOLDED, summary.parentNode.open ? "1" : "0"); } catch (e) { return; }
+  });
+  if (phone.addEventListener) { phone.addEventListener("change", showChoices); }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== " " || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var link = event.target;
+    if (!link.matches || !link.matches("a.board-choice")) { return; }
+    event.preventDefault();
+    link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
   });
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -62,13 +84,15 @@
     }
   });
 
+  // Folded before the swapped panel is first painted.
+  document.addEventListener("htmx:afterSwap", showChoices);
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var panel = document.getElementById("match-panel");
     if (!panel) { return; }
     var fromPoll = event.detail && event.detail.requestConfig &&
       event.detail.requestConfig.elt && event.detail.requestConfig.elt.classList.contains("poller");
     showTurn(true);
-    showChoices();
     if (!fromPoll) {
       // The first that exists, in this order: the next choices, a refusal, the end, the title.
       var target = ["#choices h2", ".error", ".final-banner h2", "h1"]

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from games import lobby, presenters
 from games.engine import registry
 from tests.conformance.kit import GAME_KEYS
-from tests.e2e.helpers import log_in, make_player
+from tests.e2e.helpers import PASSWORD, log_in, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -105,50 +105,117 @@ def test_a_grown_drakon_labyrinth_keeps_its_pieces_24_px_on_a_phone(live_server,
     person.assert_clean()
 
 
-def test_the_move_box_folds_away_to_show_the_whole_board_on_a_phone(live_server, window):
-    """The "Your move" box sticks to the bottom of a phone's screen over the board;
-    its toggle folds it down to its heading and back, the choice survives the
-    panel's next swap and a reload, and a desktop (no sticky box) never shows it."""
-    user = make_player("fold-phone")
-    match = lobby.create_match(
-        user=user, game_key="nogi", n_seats=2, options={"first_player": "host"}
-    )
-    lobby.fill_with_bots(user=user, match=match)
+# Scrolls a board target to the screen's bottom edge, then to its middle, and says whether
+# a tap at its centre reaches it each time (not the sticky "Your move" box over it).
+TAPPABLE = """target => ['end', 'center'].every(block => {
+  target.scrollIntoView({block: block, inline: 'nearest'});
+  const box = target.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x > window.innerWidth || y > window.innerHeight) { return false; }
+  const hit = document.elementFromPoint(x, y);
+  return hit !== null && (hit === target || target.contains(hit));
+})"""
+
+
+def _targets(page):
+    """The board's clickable targets in view (not the list in the box, not a hidden ghost)."""
+    targets = page.locator("#match-panel .board-choice:not(#choices *)")
+    return [targets.nth(i) for i in range(targets.count()) if targets.nth(i).is_visible()]
+
+
+def _assert_every_target_tappable(page, where: str) -> None:
+    targets = _targets(page)
+    assert targets, f"{where}: no target on the board"
+    hidden = [
+        target.get_attribute("data-path") for target in targets if not target.evaluate(TAPPABLE)
+    ]
+    assert not hidden, f"{where}: board targets under the move box: {hidden}"
+
+
+def _new_match(key: str, name: str):
+    """A fresh two-player match of ``key`` between two people; the one to move."""
+    game = registry.get(key)
+    one, two = make_player(f"{name}-1"), make_player(f"{name}-2")
+    match = lobby.create_match(user=one, game_key=key, n_seats=2)
+    lobby.join_match(user=two, match=match)
+    match.refresh_from_db()
+    return match, match.seats.get(index=game.current_seats(match.state)[0]).user
+
+
+@pytest.mark.parametrize("key", ["nogi", "drakon"])
+def test_the_move_box_is_one_line_on_a_phone_and_every_board_target_can_be_tapped(
+    key, live_server, window
+):
+    """On a phone the "Your move" box folds to one line naming the step (a summary that
+    opens it, without JavaScript too) while the board offers every choice, so each target
+    of the board can be scrolled into view and tapped; a desktop shows it open."""
+    match, mover = _new_match(key, f"{key[:5]}-fold")
     person = window("player")
-    log_in(person.page, live_server.url, user.username)
     page = person.page
     page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, mover.username)
     page.goto(f"{live_server.url}/m/{match.pk}/")
     page.wait_for_load_state("networkidle")
-    box, toggle = page.locator("#choices"), page.locator("#choices .choices-toggle")
+    box, summary = page.locator("#choices"), page.locator("#choices > summary")
     buttons = page.locator("#choices .choice-buttons")
-    assert toggle.is_visible() and buttons.is_visible()
-    assert toggle.get_attribute("aria-expanded") == "true"
-    open_height = box.bounding_box()["height"]
-
-    toggle.click()
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text("Your move")
+    expect(summary).to_contain_text(re.compile(r"\d+ choices?"))
     assert not buttons.is_visible()
-    assert toggle.get_attribute("aria-expanded") == "false"
-    assert toggle.inner_text() == "Show"
-    folded_height = box.bounding_box()["height"]
-    assert folded_height < 70 and folded_height < open_height / 2, (folded_height, open_height)
-    person.screenshot("move-box-folded-phone")
+    height = box.bounding_box()["height"]
+    assert height <= 56, f"{key}: the folded box is {height} px high"
+    _assert_every_target_tappable(page, f"{key} first step")
 
-    # The panel's next swap (the first step of a move) keeps it folded, and so does a reload.
-    page.locator("#match-panel .board-choice:not(.final)").first.click()
-    expect(page.locator("#choices h2")).to_contain_text("›")
-    expect(page.locator("#choices")).to_have_class(re.compile(r"\bcollapsed\b"))
-    assert not page.locator("#choices .choice-buttons").is_visible()
+    # A step on the board: the box stays one line, naming the step, and the next
+    # targets are tappable too.
+    first = _targets(page)[0]
+    path = first.get_attribute("data-path")
+    label = first.get_attribute("aria-label")
+    if first.get_attribute("hx-post") is None:
+        first.click()
+        expect(page.locator(f'#choices [data-path^="{path}."]').first).to_be_attached()
+        expect(page.locator("#choices h2")).to_contain_text("›")
+        assert not page.locator("#choices .choice-buttons").is_visible()
+        _assert_every_target_tappable(page, f"{key} after {label}")
+
+    # A tap on the summary opens the list; that lasts through a reload; a tap folds it.
+    page.locator("#choices > summary").click()
+    expect(page.locator("#choices .choice-buttons")).to_be_visible()
     page.reload()
     page.wait_for_load_state("networkidle")
-    assert not page.locator("#choices .choice-buttons").is_visible()
+    expect(page.locator("#choices .choice-buttons")).to_be_visible()
+    page.locator("#choices > summary").click()
+    expect(page.locator("#choices .choice-buttons")).to_be_hidden()
+    # Last: a screenshot leaves style="" on the inputs, which the next swap would copy.
+    person.screenshot(f"move-box-folded-{key}-phone")
 
-    page.locator("#choices .choices-toggle").click()
-    assert page.locator("#choices .choice-buttons").is_visible()
-    assert page.locator("#choices .choices-toggle").get_attribute("aria-expanded") == "true"
-
-    page.locator("#choices .choices-toggle").click()  # folded again, then a desktop
     page.set_viewport_size(DESKTOP)
-    assert not page.locator("#choices .choices-toggle").is_visible()
-    assert page.locator("#choices .choice-buttons").is_visible(), "a desktop never folds it"
+    expect(page.locator("#choices .choice-buttons")).to_be_visible()  # a desktop: open
     person.assert_clean()
+
+
+def test_the_move_box_opens_without_javascript(live_server, browser):
+    """Without the script the box is drawn open, and its summary folds and opens it."""
+    match, mover = _new_match("nogi", "nojs-fold")
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
+    page = context.new_page()
+    try:
+        log_in_without_script(page, live_server.url, mover.username)
+        page.goto(f"{live_server.url}/m/{match.pk}/")
+        buttons = page.locator("#choices .choice-buttons")
+        expect(buttons).to_be_visible()
+        page.locator("#choices > summary").click()
+        expect(buttons).to_be_hidden()
+        page.locator("#choices > summary").click()
+        expect(buttons).to_be_visible()
+    finally:
+        context.close()
+
+
+def log_in_without_script(page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    form = page.locator('main form[action="/accounts/login/"]')
+    form.locator('input[name="login"]').fill(username)
+    form.locator('input[name="password"]').fill(PASSWORD)
+    form.locator('button[type="submit"]').click()
+    expect(page.locator("header.topbar nav")).to_contain_text(username)

@@ -105,3 +105,87 @@ def test_a_short_seven_dragons_match_by_clicking_the_grid(live_server, window):
     ada.screenshot("seven-dragons-end")
     ada.assert_clean()
     bruno.assert_clean()
+
+
+def _tab_to(page: Page, selector: str, presses: int = 120) -> None:
+    """Press Tab until the keyboard focus is on ``selector``'s first element."""
+    target = page.locator(selector).first
+    expect(target).to_be_attached()
+    for _press in range(presses):
+        if target.evaluate("element => element === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_seven_dragons_card_is_played_from_the_keyboard(live_server, window):
+    """The hand's card and the grid's cell are links: Tab reaches them, Space picks the
+    card and Enter lays it, and the move is played without a mouse."""
+    from games import lobby
+
+    ada, bruno = make_player("kada"), make_player("kbruno")
+    match = lobby.create_match(user=ada, game_key="seven_dragons", n_seats=2)
+    lobby.join_match(user=bruno, match=match)
+    match.refresh_from_db()
+    seat = match.seats.get(user=ada).index
+    hands = [["DR-S-green"], ["DR-S-green"]]
+    hands[seat] = ["DR-S-blue", "DR-S-red"]
+    state = position(
+        board={"1,0": "DR-S-red"},
+        hands=hands,
+        goals=["red", "blue"],
+        deck=20,
+        active=seat,
+        options=match.options,
+    )
+    Match.objects.filter(pk=match.pk).update(state=state)
+    person = window("ada")
+    page = person.page
+    log_in(page, live_server.url, "kada")
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    card = '#my-secrets [data-path^="card-DR-S-red"]'
+    assert page.locator(card).evaluate("element => element.tagName") in ("A", "BUTTON")
+    _tab_to(page, card)
+    page.keyboard.press(" ")
+    expect(page.locator(f"{BOARD} svg rect.sd-spot")).not_to_have_count(0)
+    spot = f'{BOARD} [data-path^="card-DR-S-red"][data-path$=".cell-2,0"]'
+    _tab_to(page, spot)
+    page.keyboard.press("Enter")
+    wait_for_version(page, 1)
+    last = Move.objects.filter(match_id=match.pk).order_by("-seq").first()
+    assert last.seq == 1 and last.action["card"].startswith("DR-S-red"), last.action
+    expect(page.locator(f"{BOARD} svg g.sd-card")).to_have_count(3)
+    person.assert_clean()
+
+
+def test_the_grid_is_sized_to_the_desktop_column_and_how_to_play_has_pictures(live_server, window):
+    """At 1280 x 800 the grid fills the board's column (or 60 % of the screen's height),
+    not a third of it; the How to play page shows its four pictures in Czech, under the
+    game's Czech name."""
+    from games import lobby
+
+    ada, bruno = make_player("gada"), make_player("gbruno")
+    match = lobby.create_match(user=ada, game_key="seven_dragons", n_seats=2)
+    lobby.join_match(user=bruno, match=match)
+    person = window("ada")
+    page = person.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in(page, live_server.url, "gada")
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    grid = page.locator(f"{BOARD} svg[aria-labelledby='sd-grid-title']").bounding_box()
+    column = page.locator(BOARD).bounding_box()
+    assert grid["width"] >= 0.9 * column["width"] or grid["height"] >= 0.55 * 800, (
+        grid,
+        column,
+    )
+    person.screenshot("seven-dragons-grid-desktop")
+
+    page.goto(f"{live_server.url}/games/seven_dragons/how-to-play/")
+    page.locator("header.topbar").wait_for()
+    expect(page.locator(".sd-figure")).to_have_count(4)
+    for figure in ("winning", "placement", "silver"):
+        box = page.locator(f'.sd-figure[data-figure="{figure}"]').bounding_box()
+        assert box["width"] > 100 and box["height"] > 60, (figure, box)
+    expect(page.locator('.sd-figure[data-figure="actions"] .card')).to_have_count(5)
+    person.screenshot("seven-dragons-how-to-play")
+    person.assert_clean()

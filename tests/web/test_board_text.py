@@ -41,7 +41,7 @@ def test_the_drako_board_is_described_in_words(alice, bob):
     text = re.search(r'<details class="board-text".*?</details>', page, re.S).group(0)
     match.refresh_from_db()
     view = registry.get("drako").view(match.state, None)
-    assert f"The dragon stands on hex {view['dragon']['at']}." in text
+    assert f"The dragon stands on hex {C.hex_name(view['dragon']['at'])}." in text
     for dwarf in C.DWARF_IDS:
         assert dwarf_name(dwarf) in text
     assert "Net: with the dwarves. Fury: available." in text

@@ -8,7 +8,8 @@ one-line change. Changing a deck or a box count changes how old move logs
 replay: bump ``DrakoGame.rules_version`` when you do.
 
 Hexes are axial ``(q, r)`` written as the string ``"q,r"`` in states and
-actions (JSON keys must be strings).
+actions (JSON keys must be strings); players read them by their printed names
+(``hex_name``: lettered rows, numbered hexes, "C3" for the centre).
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ HEXES: tuple[str, ...] = tuple(
     for q in range(-RADIUS, RADIUS + 1)
     if max(abs(q), abs(r), abs(-q - r)) <= RADIUS and hex_key(q, r) not in BLOCKED
 )
+
+#: The name printed on each hex and used in every sentence: the rows are lettered from the
+#: top of the board (A, r = -2) to its bottom (E, r = 2) and the hexes of a row numbered
+#: from the left (1), so "0,0", the centre, is C3.
+ROW_LETTERS = "ABCDE"
+HEX_NAMES: dict[str, str] = {}
+for _row, _r in enumerate(range(-RADIUS, RADIUS + 1)):
+    _keys = [key for key in HEXES if parse_hex(key)[1] == _r]  # q ascending: left to right
+    HEX_NAMES.update({key: f"{ROW_LETTERS[_row]}{n}" for n, key in enumerate(_keys, start=1)})
+
+
+def hex_name(key: str) -> str:
+    """The printed name of hex ``"q,r"`` (``"0,0"`` -> ``"C3"``)."""
+    return HEX_NAMES[key]
+
 
 # Figures (B2, B3, B4) ----------------------------------------------------------------------
 

@@ -136,7 +136,8 @@ def card_label(side: str, card: int) -> str:
 
 
 def hex_label(key: str) -> str:
-    return _("hex %(hex)s") % {"hex": key}
+    """ "hex C3": a hex by the name printed on the board, never its coordinates."""
+    return _("hex %(hex)s") % {"hex": C.hex_name(key)}
 
 
 def track_label(track: str) -> str:
@@ -307,7 +308,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 x=x,
                 y=y,
                 points=corners(x, y, SIZE - 1.5),
-                label=key,
+                label=C.hex_name(key),
                 choice=choice,
                 target_points=corners(x, y, SIZE - 6) if choice else "",
             )
@@ -845,16 +846,24 @@ def describe_event(event: dict, names: list[str]) -> str:
     if kind == "moved":
         name = figure_name(event["figure"])
         if event["from"] == event["to"]:
-            return _("%(who)s stayed on %(hex)s.") % {"who": _cap(name), "hex": event["to"]}
+            return _("%(who)s stayed on %(hex)s.") % {
+                "who": _cap(name),
+                "hex": C.hex_name(event["to"]),
+            }
         return _("%(who)s moved from %(a)s to %(b)s.") % {
             "who": _cap(name),
-            "a": event["from"],
-            "b": event["to"],
+            "a": C.hex_name(event["from"]),
+            "b": C.hex_name(event["to"]),
         }
     if kind == "flew":
         if event["from"] == event["to"]:
-            return _("The dragon rose and landed again on %(hex)s.") % {"hex": event["to"]}
-        return _("The dragon flew from %(a)s to %(b)s.") % {"a": event["from"], "b": event["to"]}
+            return _("The dragon rose and landed again on %(hex)s.") % {
+                "hex": C.hex_name(event["to"])
+            }
+        return _("The dragon flew from %(a)s to %(b)s.") % {
+            "a": C.hex_name(event["from"]),
+            "b": C.hex_name(event["to"]),
+        }
     if kind == "move_stopped":
         return _("The dwarves stopped moving.")
     if kind == "attack":

@@ -226,7 +226,7 @@ class DrakoGame(Game):
     """The ``drako`` game object: see ``games.engine.base.Game`` for the contract."""
 
     key = "drako"
-    title = "Drako: Dragon & Dwarves"
+    title = _("Drako: Dragon & Dwarves")
     rules_version = 1
     min_players = 2
     max_players = 2

@@ -158,7 +158,7 @@ class NogiGame(Game):
     """The ``nogi`` game object: see ``games.engine.base.Game`` for the contract."""
 
     key = "nogi"
-    title = "Nogi za pas!"
+    title = _("Nogi za pas!")
     rules_version = 1
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS

@@ -37,6 +37,9 @@ GAP = 2
 # The grid is drawn larger than its SVG units so a card reads at a glance on a
 # desktop; a phone scrolls a wide grid sideways rather than shrinking it.
 ZOOM = 1.4
+# The least frame of the grid, in cards: 5 x 4 is 325 px wide at ZOOM (a phone's width).
+MIN_COLS = 5
+MIN_ROWS = 4
 HAND_W = 40
 HAND_H = 56
 
@@ -273,10 +276,15 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     ys = [parse_cell(k)[1] for k in keys]
     min_x, min_y = min(xs) - 0, min(ys) - 0
     cols, rows = max(xs) - min_x + 1, max(ys) - min_y + 1
+    # A small grid is centred in a frame of at least MIN_COLS x MIN_ROWS cards, so that
+    # sized to a desktop's column the lone silver dragon is not blown up.
+    left = max(0, MIN_COLS - cols) * (CW + GAP) // 2
+    top = max(0, MIN_ROWS - rows) * (CH + GAP) // 2
+    cols, rows = max(cols, MIN_COLS), max(rows, MIN_ROWS)
 
     def at(key: str) -> tuple[float, float]:
         x, y = parse_cell(key)
-        return (GAP + (x - min_x) * (CW + GAP), GAP + (y - min_y) * (CH + GAP))
+        return (left + GAP + (x - min_x) * (CW + GAP), top + GAP + (y - min_y) * (CH + GAP))
 
     cells = []
     for key, (card, rot) in sorted(view["board"].items()):
@@ -765,3 +773,92 @@ def final_summary(result: dict, names: list[str]) -> dict:
         "columns": [str(_("Goal colour")), str(_("Largest group of it"))],
         "cells": cells,
     }
+
+
+# How to play: pictures drawn as the board draws cards ---------------------------------------
+
+FIGURES_TEMPLATE = "games/seven_dragons/figures.jinja"
+#: A matching placement: the new card's top-left red dragon touches the red one on its left.
+PLACEMENT = {"0,0": "DR-H-red-green", "1,0": "DR-V-red-blue"}
+PLACED = "1,0"
+#: A winning group: seven cards whose red dragons touch edge to edge (the rainbow counts).
+WINNING = {
+    "0,0": "DR-S-red#1",
+    "1,0": "DR-H-red-gold",
+    "2,0": "DR-S-red#2",
+    "3,0": "DR-RBW",
+    "0,1": "DR-H-red-blue",
+    "2,1": "DR-V-red-green",
+    "3,1": "DR-H-red-black",
+}
+#: The silver dragon takes the colour of the action card on top of the pile.
+SILVER_EXAMPLE = C.ACTION_IDS[C.ZAP] + "#1"
+
+
+def _figure_grid(cards: dict[str, str]) -> dict:
+    """A few cards laid out as the board lays them (``Cell``s with their quadrants)."""
+    xs = [parse_cell(key)[0] for key in cards]
+    ys = [parse_cell(key)[1] for key in cards]
+    cells = []
+    for key, card in cards.items():
+        x, y = parse_cell(key)
+        left, top = GAP + (x - min(xs)) * (CW + GAP), GAP + (y - min(ys)) * (CH + GAP)
+        cells.append(
+            Cell(
+                key=key,
+                x=left,
+                y=top,
+                label=card_label(card),
+                quads=_quads(card, 0, left, top, CW, CH, C.WILD),
+                target="lift" if cards is PLACEMENT and key == PLACED else "",
+            )
+        )
+    width = GAP + (max(xs) - min(xs) + 1) * (CW + GAP)
+    height = GAP + (max(ys) - min(ys) + 1) * (CH + GAP)
+    return {"cells": cells, "width": width, "height": height}
+
+
+def _action_card(card: str) -> HandCard:
+    colour = C.ACTION_COLOURS[C.ACTIONS[card]]
+    return HandCard(
+        card=card,
+        label=card_label(card),
+        quads=[],
+        action=_(C.ACTION_NAMES[C.ACTIONS[card]]),
+        colour=FILL[colour],
+        ink=INK[colour],
+    )
+
+
+def how_to_play_figure(name: str) -> tuple[str, dict]:
+    """The template and context of a picture on the How to play page (``{% how_to_play_figure
+    "…" %}``): the action cards, a matching placement, the silver dragon's colour and a
+    winning group, drawn with the board's own card drawing and colours (``defs``: the
+    patterns they fill with, once per page)."""
+    figure: dict = {"name": name}
+    if name == "defs":  # the colours' gradient and patterns, once, before the others
+        pass
+    elif name == "actions":
+        figure["cards"] = [_action_card(f"{C.ACTION_IDS[kind]}#1") for kind in C.ACTION_COLOURS]
+    elif name == "placement":
+        figure.update(_figure_grid(PLACEMENT))
+        figure["title"] = _(
+            "A placement that fits: the new card's red dragon touches a red dragon edge to edge."
+        )
+    elif name == "winning":
+        figure.update(_figure_grid(WINNING))
+        figure["title"] = _("A winning group: seven cards connected by their red dragons.")
+    elif name == "silver":
+        colour = C.ACTION_COLOURS[C.ACTIONS[SILVER_EXAMPLE]]
+        figure["silver"] = {
+            "fill": FILL[colour],
+            "letter": C.COLOUR_LETTERS[colour],
+            "name": colour_name(colour),
+        }
+        figure["pile_top"] = _action_card(SILVER_EXAMPLE)
+        figure["title"] = _(
+            "The silver dragon takes the colour of the action card on top of the pile: %(colour)s."
+        ) % {"colour": colour_name(colour)}
+    else:
+        raise ValueError(f"Seven Dragons has no picture called {name!r}")
+    return FIGURES_TEMPLATE, {"figure": figure}

@@ -1,8 +1,9 @@
 """The labyrinth as SVG: the rooms, the figures and the clicks drawn where they happen.
 
 The board is drawn on a grid that grows in every direction: its viewBox is
-fitted around the rooms (plus a ring of free cells when a room can be placed
-there), so it fills the width of a phone or a desktop. The viewer's current
+fitted around the rooms, plus the ring of free cells around them while the
+viewer is to move (every cell of the turn's choices touches a room), and is
+never smaller than ``MIN_CELLS`` a side, so a lone Entrance is not blown up. The viewer's current
 choices are drawn where they happen: free cells to place a room on, rooms to
 move to, rotations as previews.
 """
@@ -32,6 +33,7 @@ from games.catalog.drakon.rules import MASKS, arrows_of
 
 CELL = 64
 MARGIN = 12
+MIN_CELLS = 4  # the least frame, cells a side (280 units)
 
 # A symbol and a colour per room: what it does at a glance, explained in the key.
 #   gold: you gain, grey-red: you lose, blue: movement, purple: the lair changes,
@@ -140,13 +142,19 @@ def pattern_arrows(pattern: str, rot: int) -> list[str]:
 
 @dataclass
 class Frame:
-    """Maps grid cells (x east, y north) to SVG coordinates (y down)."""
+    """Maps grid cells (x east, y north) to SVG coordinates (y down); ``left`` and
+    ``top`` centre a labyrinth smaller than the least frame."""
 
     min_x: int
     max_y: int
+    left: int = 0
+    top: int = 0
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
-        return MARGIN + (x - self.min_x) * CELL, MARGIN + (self.max_y - y) * CELL
+        return (
+            MARGIN + self.left + (x - self.min_x) * CELL,
+            MARGIN + self.top + (self.max_y - y) * CELL,
+        )
 
 
 ARROW_TIPS = {
@@ -260,14 +268,27 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             if prefix in CELL_PREFIXES and "," in rest:
                 with contextlib.suppress(ValueError):
                     choice_cells.append(parse(rest))
-    every = cells + choice_cells
+    # The viewer to move sees the free ring around the lair too: every cell a room can
+    # be placed on, moved to or floated to this turn touches a room, so the whole turn's
+    # choices are in view from its first step, and the frame stays put through its steps.
+    ring = 1 if choices is not None else 0
+    every = [(x + dx, y + dy) for x, y in cells for dx in (-ring, ring) for dy in (-ring, ring)]
+    every += choice_cells
     min_x = min(x for x, _y in every)
     max_x = max(x for x, _y in every)
     min_y = min(y for _x, y in every)
     max_y = max(y for _x, y in every)
-    frame = Frame(min_x=min_x, max_y=max_y)
-    width = 2 * MARGIN + (max_x - min_x + 1) * CELL
-    height = 2 * MARGIN + (max_y - min_y + 1) * CELL
+    # A small lair is centred in a frame of at least MIN_CELLS a side, so a lone
+    # Entrance is drawn at the size of a room in a grown labyrinth, not blown up.
+    wide, tall = max_x - min_x + 1, max_y - min_y + 1
+    frame = Frame(
+        min_x=min_x,
+        max_y=max_y,
+        left=max(0, MIN_CELLS - wide) * CELL // 2,
+        top=max(0, MIN_CELLS - tall) * CELL // 2,
+    )
+    width = 2 * MARGIN + max(wide, MIN_CELLS) * CELL
+    height = 2 * MARGIN + max(tall, MIN_CELLS) * CELL
 
     tiles = []
     for room in rooms:
