@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import VACATION_DAYS_PER_YEAR, Delivery, Profile, VacationPeriod
-from accounts.selectors import vacation_days_used
+from accounts.selectors import forget_preferences, vacation_days_used
 from games import clock, notifications
 from games.engine import registry
 from games.errors import Conflict, ServiceError
@@ -24,6 +25,14 @@ def unsubscribe(user_id: int, field: str) -> None:
     """Stop one kind of email (or all, ``field == "all"``) for a user."""
     fields = sorted(set(notifications.PREFERENCE_FIELD.values())) if field == "all" else [field]
     Profile.objects.filter(user_id=user_id).update(**{name: Delivery.NEVER for name in fields})
+
+
+def set_language(user, language: str) -> None:
+    """Speak to this player in ``language`` (one of ``settings.LANGUAGES``) from now on."""
+    if language not in dict(settings.LANGUAGES):
+        raise ServiceError(_("Smoki does not speak that language."))
+    Profile.objects.filter(user_id=user.pk).update(language=language)
+    forget_preferences(user.pk)
 
 
 def start_vacation(user, days: int) -> None:

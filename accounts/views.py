@@ -1,8 +1,10 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors as account_selectors
@@ -73,3 +75,20 @@ def vacation(request):
         )
     messages.success(request, done)
     return redirect("profile")
+
+
+@require_POST
+def set_language(request):
+    """The header's language menu: Django's ``set_language`` (the cookie, and back to
+    the page it was chosen on), and for a signed-in player the profile's language too,
+    which is what every later page follows."""
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "")
+    try:
+        if request.user.is_authenticated:
+            account_services.set_language(request.user, language)
+        elif language not in dict(settings.LANGUAGES):
+            raise errors.ServiceError(_("Smoki does not speak that language."))
+    except errors.ServiceError as error:
+        messages.error(request, error.message)
+    return response

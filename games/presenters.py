@@ -16,6 +16,10 @@ A presenter module must define all of:
 - ``action_steps(action, view) -> list[(key, label)]``: the clicks that build
   an action (pick a die, then a knight...). The web layer turns the legal
   actions into a tree of such choices, so no game needs its own forms.
+- ``ICON``: the game-icons name (games/icons.py) of the picture on the game's
+  lobby tile;
+- ``SUMMARY``: one sentence (``gettext_lazy``, in the game's catalogue) of what
+  the game is about, under its name on the lobby tile.
 
 Optional, with a default here (``hook(module, name)`` finds either):
 
@@ -51,6 +55,8 @@ REQUIRED = (
     "board_context",
     "describe_event",
     "action_steps",
+    "ICON",
+    "SUMMARY",
 )
 
 

@@ -20,7 +20,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from accounts.selectors import preferences
@@ -678,6 +678,45 @@ def _with_seats(queryset):
     return queryset.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
     )
+
+
+@dataclass(frozen=True)
+class GameTile:
+    """One game as the lobby shows it: its picture, who may play, what it is about."""
+
+    key: str
+    title: str
+    icon: str  # a game-icons name (games/icons.py)
+    players: str
+    summary: str
+
+
+def game_tiles() -> list[GameTile]:
+    """Every registered game for the lobby, in the active language: its icon and
+    one-sentence summary come from its presenter (``ICON``, ``SUMMARY``)."""
+    tiles = []
+    for entry in registry.registrations():
+        game = entry.rules
+        presenter = presenters.get(entry.key)
+        if game.min_players == game.max_players:
+            players = ngettext("%(n)d player", "%(n)d players", game.min_players) % {
+                "n": game.min_players
+            }
+        else:
+            players = _("%(min)d–%(max)d players") % {
+                "min": game.min_players,
+                "max": game.max_players,
+            }
+        tiles.append(
+            GameTile(
+                key=entry.key,
+                title=game.title,
+                icon=presenter.ICON,
+                players=players,
+                summary=str(presenter.SUMMARY),
+            )
+        )
+    return tiles
 
 
 def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:

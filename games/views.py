@@ -87,7 +87,7 @@ def readyz(request):
 @require_safe
 def lobby(request):
     user = request.user
-    context = {"open_matches": selectors.open_public_matches(user), "games": registry.all()}
+    context = {"open_matches": selectors.open_public_matches(user), "games": selectors.game_tiles()}
     if user.is_authenticated:
         context.update(
             my_matches=selectors.my_matches(user),

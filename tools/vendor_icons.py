@@ -61,6 +61,8 @@ ICONS = {
     "crystal-ball": "lorc",
     # Drako
     "dwarf-face": "delapouite",
+    # The lobby's tile of Seven Dragons
+    "dragon-spiral": "lorc",
 }
 
 

@@ -1,6 +1,9 @@
 /* Smoki's small script: everything works without it; it only helps.
  * - tells the site whether this is a touch screen (moves then ask to confirm, by default);
- * - after each step of a move, puts the keyboard focus on the match panel;
+ * - keeps the keyboard focus where the play is: after each step of a move on the next
+ *   choice (on the board when the click was on the board), after a move on the board;
+ *   when the poll brings the turn back, on the first choice, unless the player is typing
+ *   (chat, notes, any field);
  * - shows "your turn" in the tab title and the icon, and says it in a live region;
  * - guesses the browser's time zone on the profile form when it is still UTC;
  * - on a phone, folds the sticky "Your move" box to its one-line summary while the board
@@ -87,22 +90,63 @@
   // Folded before the swapped panel is first painted.
   document.addEventListener("htmx:afterSwap", showChoices);
 
+  // Where the play is, in the fresh panel: a click on the board continues on the board.
+  function visible(el) { return !!(el && el.getClientRects().length); }
+  function firstVisible(panel, selector) {
+    return Array.prototype.filter.call(panel.querySelectorAll(selector), visible)[0] || null;
+  }
+  function nextChoice(panel, onBoard) {
+    var board = "#match-panel .board .board-choice, #match-panel #my-secrets .board-choice";
+    return (onBoard && firstVisible(panel, board)) ||
+      firstVisible(panel, "#choices .choice-buttons .choice:not(.back)") ||
+      firstVisible(panel, board);
+  }
+  function focusOn(target) {
+    if (!target) { return false; }
+    if (!target.matches("a[href], button, input, select, textarea, [tabindex]")) {
+      target.setAttribute("tabindex", "-1");
+    }
+    target.focus();
+    return document.activeElement === target;
+  }
+  function typing() {
+    var active = document.activeElement;
+    return !!(active && active.matches && (active.isContentEditable ||
+      active.matches("input:not([type=hidden]):not([type=submit]):not([type=button]), textarea, select")));
+  }
+
+  var before = { mine: false, focusInPanel: false };
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var panel = document.getElementById("match-panel");
+    if (!panel || event.detail.target !== panel) { return; }
+    before.mine = panel.dataset.myTurn === "1";
+    before.focusInPanel = panel.contains(document.activeElement);
+  });
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var panel = document.getElementById("match-panel");
     if (!panel) { return; }
-    var fromPoll = event.detail && event.detail.requestConfig &&
-      event.detail.requestConfig.elt && event.detail.requestConfig.elt.classList.contains("poller");
+    var elt = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
+    var fromPoll = !!(elt && elt.classList && elt.classList.contains("poller"));
+    var mine = panel.dataset.myTurn === "1";
     showTurn(true);
-    if (!fromPoll) {
-      // The first that exists, in this order: the next choices, a refusal, the end, the title.
-      var target = ["#choices h2", ".error", ".final-banner h2", "h1"]
-        .map(function (selector) { return panel.querySelector(selector); })
-        .filter(Boolean)[0];
-      if (target) {
-        target.setAttribute("tabindex", "-1");
-        target.focus({ preventScroll: false });
+    if (fromPoll) {
+      // The turn came back: to the first choice, unless the player is typing somewhere.
+      if (mine && !before.mine && !typing()) {
+        focusOn(nextChoice(panel, false));
+      } else if (before.focusInPanel && !panel.contains(document.activeElement) && !typing()) {
+        // The swap took the focused element away: keep the focus in the panel, not the body.
+        focusOn(nextChoice(panel, false) || panel.querySelector(".board") || panel);
       }
+      return;
     }
+    // A step or a move: a refusal first, then the next choice, the end, or the board.
+    var onBoard = !!(elt && elt.closest && elt.closest(".board, #my-secrets"));
+    focusOn(panel.querySelector(".error")) ||
+      focusOn(nextChoice(panel, onBoard)) ||
+      focusOn(panel.querySelector(".final-banner h2")) ||
+      focusOn(panel.querySelector(".board")) ||
+      focusOn(panel);
   });
 })();
 

@@ -1,12 +1,11 @@
 """Accessibility and phones, in the browser.
 
-axe-core (via axe-playwright-python) runs on the lobby, the watch page, every
-registered game's match page, its How to play page, the profile and both
-steps of the new-match form and the about page: no serious or critical
-violation. Every match page is also drawn at a phone's width (390 px), a
-desktop's and a desktop's in the dark theme, with
-screenshots kept in test-results/, and at 390 px the page does not scroll
-sideways and the move controls are on screen.
+Every registered game's match page is drawn at a phone's width (390 px), a
+desktop's and a desktop's in the dark theme, with screenshots kept in
+test-results/: axe-core (via axe-playwright-python) finds no serious or
+critical violation, and at 390 px the page does not scroll sideways. The
+site's other pages, and every page state in both themes and three
+languages, are in test_e2e_axe_states.py.
 """
 
 from __future__ import annotations
@@ -34,34 +33,6 @@ def serious_violations(page: Page) -> list[str]:
         for v in results.response["violations"]
         if v["impact"] in SERIOUS
     ]
-
-
-def test_site_pages_have_no_serious_accessibility_violations(live_server, window):
-    base = live_server.url
-    user = make_player("axe-reader")
-    person = window("reader")
-    log_in(person.page, base, user.username)
-    found = {}
-    for path in [
-        "/",
-        "/watch/",
-        "/about/",
-        "/profile/",
-        "/matches/new/",
-        "/matches/new/?game=nogi",
-    ]:
-        person.page.goto(base + path)
-        found[path] = serious_violations(person.page)
-    # The about page shows every icon on the page's own colours: in the dark theme too.
-    person.page.emulate_media(color_scheme="dark")
-    person.page.goto(base + "/about/")
-    found["/about/ (dark)"] = serious_violations(person.page)
-    person.page.emulate_media(color_scheme="light")
-    for key in GAME_KEYS:
-        person.page.goto(f"{base}/games/{key}/how-to-play/")
-        found[f"how to play {key}"] = serious_violations(person.page)
-    assert not any(found.values()), {where: v for where, v in found.items() if v}
-    person.assert_clean()
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

@@ -3,7 +3,7 @@
 A phone-sized, touch-screen browser: the page's script tells the site it is a
 touch screen, and the player's "auto" preference then turns the final tap
 into one more step on the same page (Confirm / Back), after which the move
-is made. The focus moves to the panel after each step.
+is made. After each step the focus is on the next choice: here, Confirm.
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ def test_a_touch_screen_confirms_the_last_tap(live_server, browser):
         summary = page.locator(".confirm-summary")
         expect(summary).to_contain_text("Your move will be:")
         assert Match.objects.get(pk=match.pk).version == start  # nothing played yet
-        expect(page.locator("#choices h2")).to_be_focused()
-        page.locator("#choices button.final", has_text="Confirm").tap()
+        confirm = page.locator("#choices button.final", has_text="Confirm")
+        expect(confirm).to_be_focused()
+        confirm.tap()
         expect(page.locator("#match-panel")).to_have_attribute("data-version", str(start + 1))
     finally:
         context.close()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 BOARD_TEMPLATE = "games/hatchlings/board.jinja"
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = ".hand .card"
+# The lobby's tile.
+ICON = "dragon-head"
+SUMMARY = gettext_lazy("Hatch the eggs in your hand into the nest: the higher score wins.")
 EGG_W = 44
 
 

@@ -25,6 +25,11 @@ BOARD_TEMPLATE = "games/drako/board.jinja"
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = ".drako-board g.piece circle"
+# The lobby's tile: a dwarf's face, and what the game is about.
+ICON = "dwarf-face"
+SUMMARY = gettext_lazy(
+    "A duel: three dwarves against a dragon, each side playing its own deck of cards."
+)
 
 SIZE = 36  # hex radius in SVG units
 ROOT3 = math.sqrt(3)

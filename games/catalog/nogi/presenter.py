@@ -17,6 +17,12 @@ BOARD_TEMPLATE = "games/nogi/board.jinja"
 SENTENCES_NAME_THE_ACTOR = False
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = "circle.knight"
+# The lobby's tile: the castle the knights run for, and what the game is about.
+ICON = "castle"
+SUMMARY = gettext_lazy(
+    "Seven knights run from a dragon to the castle: back three colours in secret and "
+    "score the knights that make it."
+)
 
 COLOUR_NAMES = {
     "yellow": gettext_lazy("yellow"),

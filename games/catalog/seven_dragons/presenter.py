@@ -30,6 +30,11 @@ BOARD_TEMPLATE = "games/seven_dragons/board.jinja"
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = "g.sd-card"
+# The lobby's tile: a coiled dragon, and what the game is about.
+ICON = "dragon-spiral"
+SUMMARY = gettext_lazy(
+    "Grow a grid of dragon cards until seven panels of your secret colour connect."
+)
 
 CW = 44  # a card's width on the grid, in SVG units (pixels at natural size)
 CH = 60  # its height (cards are portrait)

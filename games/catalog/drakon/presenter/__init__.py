@@ -12,6 +12,8 @@ With htmx a click on a final choice posts the move; without JavaScript it
 leads to a page that asks to confirm it.
 """
 
+from django.utils.translation import gettext_lazy
+
 from games.catalog.drakon.presenter.board import board_context, pattern_arrows
 from games.catalog.drakon.presenter.clicks import action_steps
 from games.catalog.drakon.presenter.log import describe_event
@@ -33,9 +35,16 @@ BOARD_TEMPLATE = "games/drakon/board.jinja"
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = ".drakon-board g.piece circle"
+# The lobby's tile: the labyrinth's gate, and what the game is about.
+ICON = "dungeon-gate"
+SUMMARY = gettext_lazy(
+    "Build a dragon's labyrinth chamber by chamber and be the first hero to gather 10 gold."
+)
 
 __all__ = [
     "BOARD_TEMPLATE",
+    "ICON",
+    "SUMMARY",
     "HERO_NAMES",
     "HERO_TEXTS",
     "ROOM_NAMES",
