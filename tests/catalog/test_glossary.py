@@ -144,7 +144,9 @@ def word_pattern(words: str) -> re.Pattern:
 
 
 def english_pattern(english: str) -> re.Pattern:
-    return re.compile(r"(?<![\w-])" + re.escape(english) + r"(?!\w)")
+    """The English term, case-sensitive; a word "N" stands for a number ("N gold": "7 gold")."""
+    words = [r"(?:\d+|%\(\w+\)s)" if word == "N" else re.escape(word) for word in english.split()]
+    return re.compile(r"(?<![\w-])" + r"\s+".join(words) + r"(?!\w)")
 
 
 def catalogue(key: str, language: str) -> list[Entry]:
