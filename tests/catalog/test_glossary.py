@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: glossary (docs/rules/<key>.md) -> the package whose catalogue it governs
 GAMES = {
     "drakon": "drakon",
+    "drako": "drako",
 }
 LANGUAGES = ("pl", "cs")
 CLASSIC_CONTEXT = "drakon first edition"
@@ -138,15 +139,19 @@ def stem(word: str) -> str:
 
 
 def word_pattern(words: str) -> re.Pattern:
-    """Any inflected form of ``words``: each word by its stem, in order."""
-    stems = [re.escape(stem(word)) + r"\w*" for word in words.split()]
-    return re.compile(r"(?<!\w)" + r"\W+".join(stems), re.I)
+    """Any inflected form of ``words``: each word by its stem, in order. Forms whose stem
+    differs are listed apart: "pole / pól"."""
+    forms = []
+    for form in words.split(" / "):
+        stems = [re.escape(stem(word)) + r"\w*" for word in form.split()]
+        forms.append(r"\W+".join(stems))
+    return re.compile(r"(?<!\w)(?:" + "|".join(forms) + ")", re.I)
 
 
 def english_pattern(english: str) -> re.Pattern:
     """The English term, case-sensitive; a word "N" stands for a number ("N gold": "7 gold")."""
     words = [r"(?:\d+|%\(\w+\)s)" if word == "N" else re.escape(word) for word in english.split()]
-    return re.compile(r"(?<![\w-])" + r"\s+".join(words) + r"(?!\w)")
+    return re.compile(r"(?<![\w(-])" + r"\s+".join(words) + r"(?!\w)")
 
 
 def catalogue(key: str, language: str) -> list[Entry]:
