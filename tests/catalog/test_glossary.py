@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = {
     "drakon": "drakon",
     "drako": "drako",
+    "nogi": "nogi",
 }
 LANGUAGES = ("pl", "cs")
 CLASSIC_CONTEXT = "drakon first edition"
