@@ -34,6 +34,7 @@ GAMES = {
     "drakon": "drakon",
     "drako": "drako",
     "nogi": "nogi",
+    "seven_dragons": "seven_dragons",
 }
 LANGUAGES = ("pl", "cs")
 CLASSIC_CONTEXT = "drakon first edition"
