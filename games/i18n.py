@@ -8,10 +8,10 @@ refusals, and the refusal messages of ``IllegalAction``.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.engine.base import IllegalAction, Option
-from games.engine.i18n import Msg
+from games.engine.i18n import Msg, PluralMsg
 
 
 def translate(text: str) -> str:
@@ -25,7 +25,11 @@ def refusal_text(error: IllegalAction) -> str:
         key: translate(value) if isinstance(value, Msg) else value
         for key, value in error.params.items()
     }
-    text = translate(error.template)
+    template = error.template
+    if isinstance(template, PluralMsg):
+        text = ngettext(str(template), template.plural, error.params[template.count])
+    else:
+        text = translate(template)
     return text % params if params else text
 
 
