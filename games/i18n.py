@@ -8,11 +8,11 @@ refusals, the refusal messages of ``IllegalAction``, and the games' titles.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from games.engine import registry
 from games.engine.base import IllegalAction, Option
-from games.engine.i18n import Msg
+from games.engine.i18n import Msg, PluralMsg
 
 
 def translate(text: str) -> str:
@@ -26,7 +26,11 @@ def refusal_text(error: IllegalAction) -> str:
         key: translate(value) if isinstance(value, Msg) else value
         for key, value in error.params.items()
     }
-    text = translate(error.template)
+    template = error.template
+    if isinstance(template, PluralMsg):
+        text = ngettext(str(template), template.plural, error.params[template.count])
+    else:
+        text = translate(template)
     return text % params if params else text
 
 

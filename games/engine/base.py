@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.i18n import Msg, _
+from games.engine.i18n import Msg, PluralMsg, _
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -30,7 +30,8 @@ class IllegalAction(Exception):
     def __init__(self, message: str, **params: Any):
         self.template = message
         self.params = params
-        self.message = message % params if params else message
+        english = message.english(params) if isinstance(message, PluralMsg) else message
+        self.message = english % params if params else english
         super().__init__(self.message)
 
 

@@ -200,7 +200,7 @@ def test_two_players_play_drakons_first_edition(live_server, window):
             rot = place_by_board(page, match, seat, tile, cell)
             move = after_post(seat, version)
             assert move.action == {"type": "place", "tile": tile, "at": cell, "rot": rot}
-            room = str(drakon_presenter.room_name(room_of(match.state, tile)))
+            room = str(drakon_presenter.room_name(room_of(match.state, tile), "1e"))
             _n, text = top_line(windows[1 - seat].page)
             place = drakon_presenter.place_name(cell, "start")
             assert f"{names[seat]} placed {room}: {place}." in text
@@ -217,7 +217,9 @@ def test_two_players_play_drakons_first_edition(live_server, window):
         items = key.locator("ul.key > li")
         expect(items).to_have_count(len(C.ROOMS_1E))
         listed = items.locator("strong").all_inner_texts()
-        assert sorted(listed) == sorted(str(drakon_presenter.room_name(r)) for r in C.ROOMS_1E)
+        assert sorted(listed) == sorted(
+            str(drakon_presenter.room_name(r, "1e")) for r in C.ROOMS_1E
+        )
         assert "Portal" not in listed and "Magic Harp" not in listed
         expect(items.filter(has_text="Drakon's Due")).to_contain_text("on the Start chamber")
         expect(each.page.locator("#match-panel figcaption")).to_contain_text("Heroes!")

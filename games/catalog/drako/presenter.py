@@ -568,9 +568,11 @@ def _pending(view: dict, viewer, names: list[str], by_key: dict) -> dict | None:
             ),
         ) % {"n": pending["count"]}
     elif kind == "move2":
-        text = _("The dwarves move up to two dwarves, each up to %(n)s steps.") % {
-            "n": pending["n"]
-        }
+        text = ngettext(
+            "The dwarves move up to two dwarves, each up to %(n)s step.",
+            "The dwarves move up to two dwarves, each up to %(n)s steps.",
+            pending["n"],
+        ) % {"n": pending["n"]}
     elif kind == "turn_end":
         text = _("The dwarves have used their actions: use fury for one more, or end the turn.")
     elif kind == "exchange":

@@ -28,7 +28,7 @@ from games.engine.base import (
     State,
     resolve_options,
 )
-from games.engine.i18n import _
+from games.engine.i18n import _, ngettext_lazy
 from games.engine.rng import Rng
 
 # Phases.
@@ -654,9 +654,11 @@ def _why_illegal(state: State, side: str, action: Any) -> tuple[str, dict[str, A
         return _("You hold more than 6 cards: choose a card to discard."), {}
     if pending and pending["kind"] == P_MOVE2:
         if kind == "move":
-            return _(
+            return ngettext_lazy(
+                "That dwarf cannot go there: each dwarf moves at most %(n)s step, once, "
+                "and never through or onto another figure.",
                 "That dwarf cannot go there: each dwarf moves at most %(n)s steps, once, "
-                "and never through or onto another figure."
+                "and never through or onto another figure.",
             ), {"n": pending["n"]}
         return _("Move a second dwarf or stop."), {}
     if kind == "fury":
@@ -700,9 +702,11 @@ def _why_illegal(state: State, side: str, action: Any) -> tuple[str, dict[str, A
             return _("The net dwarf is dead."), {}
         return _("The net is already on the dragon."), {}
     if code in (C.MOVE1, C.DMOVE, C.FLY):
-        return _(
+        return ngettext_lazy(
+            "That figure cannot go there: it moves at most %(n)s step, one at a time, "
+            "never through or onto another figure.",
             "That figure cannot go there: it moves at most %(n)s steps, one at a time, "
-            "never through or onto another figure."
+            "never through or onto another figure.",
         ), {"n": C.symbol_value(symbol) if code != C.FLY else 0}
     return _("That move is not possible now."), {}
 

@@ -71,12 +71,14 @@ def colour_name(colour: str) -> str:
 
 
 def face_text(face: dict) -> str:
-    """A die face as a short label: 3, 5⟳ (die returns), ③ (any knight), −, +, 1+1."""
+    """A die face as a short label: 3, 5⟳ (die returns), "3 on white" (any knight: the
+    printed die shows the number on a white background), −, +, 1+1."""
     kind, n = face["kind"], face.get("n")
+    if kind == C.NUM_ANY:
+        return _("%(n)s on white") % {"n": n}
     return {
         C.NUM: f"{n}",
         C.NUM_KEEP: f"{n}⟳",
-        C.NUM_ANY: f"{n}*",
         C.MINUS: "−",
         C.PLUS: "+",
         C.ONE_PLUS_ONE: "1+1⟳",
@@ -155,6 +157,7 @@ class Die:
     text: str
     title: str
     choice: object = None  # the click that picks this die now, if any
+    any_knight: bool = False  # the number on a white square: any knight moves
 
 
 @dataclass
@@ -216,7 +219,10 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     for colour in C.DICE:
         status = view["dice"][colour]
         rolled = view["roll"].get(colour)
-        text = face_text(rolled) if rolled and status == "pool" else ""
+        shown = rolled if rolled and status == "pool" else None
+        # The any-knight face is drawn as printed: its number on a white square.
+        any_knight = bool(shown) and shown["kind"] == C.NUM_ANY
+        text = (str(shown["n"]) if any_knight else face_text(shown)) if shown else ""
         title = f"{colour_name(colour)}: " + (
             face_sentence(rolled) if rolled and status == "pool" else str(DIE_STATUS[status])
         )
@@ -228,6 +234,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 status=status,
                 text=text,
                 title=title,
+                any_knight=any_knight,
             )
         )
     # The viewer's next clicks, drawn where they happen: a die, then a knight.

@@ -31,8 +31,6 @@ COLOUR_NAMES = {
     RAINBOW: _("rainbow"),
     SILVER: _("silver"),
 }
-#: A letter per colour so the board reads without colour vision (spec: colour-blind players).
-COLOUR_LETTERS = {RED: "R", GOLD: "Y", BLUE: "B", GREEN: "G", BLACK: "K", RAINBOW: "*"}
 
 # Dragon cards (spec B.2): id -> (layout, (TL, TR, BL, BR)) at 0 degrees -------------------
 

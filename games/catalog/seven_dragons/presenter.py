@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.catalog.seven_dragons import components as C
 from games.catalog.seven_dragons.rules import (
@@ -68,6 +68,24 @@ PATTERN = {
     C.BLACK: "url(#sd-grid)",
 }
 QUAD_OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))
+
+
+#: A letter per colour that fits the reader's word for it (English R, Y, B, G, K; Polish
+#: C, Ż, N, Z, K; Czech Č, Ž, M, Z, K: black keeps the printers' K beside czerwony/červený).
+COLOUR_LETTERS = {
+    C.RED: pgettext_lazy("colour letter", "R"),
+    C.GOLD: pgettext_lazy("colour letter", "Y"),
+    C.BLUE: pgettext_lazy("colour letter", "B"),
+    C.GREEN: pgettext_lazy("colour letter", "G"),
+    C.BLACK: pgettext_lazy("colour letter", "K"),
+}
+
+
+@per_language
+def colour_letter(colour: str | None) -> str:
+    """The colour's letter in the reader's language; "*" for the rainbow (every colour)."""
+    letter = COLOUR_LETTERS.get(colour)
+    return str(letter) if letter is not None else "*"
 
 
 @per_language
@@ -246,7 +264,7 @@ def _quads(card: str, rot: int, x: float, y: float, w: float, h: float, silver: 
                 h=h / 2,
                 fill=FILL[shown],
                 pattern=PATTERN.get(shown, ""),
-                letter=C.COLOUR_LETTERS.get(shown, "*"),
+                letter=colour_letter(shown),
                 ink=INK.get(shown, "#222"),
             )
         )
@@ -308,7 +326,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 y=y,
                 label=f"{cell_label(key)}: {label}" + (f" ({rot_label(rot)})" if rot else ""),
                 quads=_quads(card, rot, x, y, CW, CH, silver),
-                silver=C.COLOUR_LETTERS.get(silver, "*") if card == C.SILVER_CARD else "",
+                silver=colour_letter(silver) if card == C.SILVER_CARD else "",
                 choice=choice,
                 target=target,
             )
@@ -338,7 +356,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "silver": {
             "name": colour_name(silver),
             "fill": FILL[silver],
-            "letter": C.COLOUR_LETTERS.get(silver, "*"),
+            "letter": colour_letter(silver),
         },
         "pile_top": _pile_top(view),
         "pile_count": len(view["pile"]),
@@ -353,7 +371,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 "name": colour_name(colour),
                 "fill": FILL[colour],
                 "pattern": PATTERN[colour],
-                "letter": C.COLOUR_LETTERS[colour],
+                "letter": colour_letter(colour),
                 "ink": INK[colour],
                 "size": view["largest"][colour],
             }
@@ -377,7 +395,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             "Cards on the grid: %(n)s; the silver dragon counts as %(colour)s; cards in the deck: %(deck)s."
         )
         % {"n": len(view["board"]), "colour": colour_name(silver), "deck": view["deck_count"]},
-        "legend": [(C.COLOUR_LETTERS[c], colour_name(c)) for c in C.COLOURS],
+        "legend": [(colour_letter(c), colour_name(c)) for c in C.COLOURS],
     }
 
 
@@ -432,7 +450,7 @@ def _pile_top(view: dict) -> dict | None:
         "name": _(C.ACTION_NAMES[C.ACTIONS[card]]),
         "fill": FILL[colour],
         "ink": INK[colour],
-        "letter": C.COLOUR_LETTERS[colour],
+        "letter": colour_letter(colour),
     }
 
 
@@ -441,7 +459,7 @@ def _goal(colour: str) -> dict:
         "name": colour_name(colour),
         "fill": FILL[colour],
         "ink": INK[colour],
-        "letter": C.COLOUR_LETTERS[colour],
+        "letter": colour_letter(colour),
     }
 
 

@@ -3,9 +3,13 @@ how the presenter draws and tells it (its rooms in the key, its characters, its 
 
 from __future__ import annotations
 
+import pytest
+from django.utils import translation
+
 from games.catalog.drakon import components as C
 from games.catalog.drakon import presenter
 from games.catalog.drakon.builders import build_state
+from games.catalog.drakon.presenter import classic
 from games.catalog.drakon.rules import GAME as LATER
 from games.catalog.drakon.rules import GAME_CLASSIC as GAME
 from games.engine.rng import Rng
@@ -40,7 +44,7 @@ def test_the_board_key_lists_the_first_editions_rooms_with_their_texts():
     view = GAME.view(state, 0)
     context = presenter.board_context(view, 0, ["ala", "ola"])
     key = [entry["name"] for entry in context["key"]]
-    assert key == [str(presenter.room_name(room)) for room in C.ROOMS_1E]
+    assert key == [str(presenter.room_name(room, "1e")) for room in C.ROOMS_1E]
     assert key[0] == "Start" and "Portal" not in key and "Gale" in key
     texts = {entry["name"]: entry["text"] for entry in context["key"]}
     assert texts["Destroy a Chamber"] == (
@@ -116,3 +120,28 @@ def test_places_are_named_from_the_start_in_buttons_board_words_and_log():
     assert presenters.get("drakon").describe_event(moved, ["ala", "ola"]) == (
         "ala moved: the Entrance → 1 east of the Entrance."
     )
+
+
+@pytest.mark.parametrize(("edition", "rooms"), [("1e", C.ROOMS_1E), ("4e", C.ROOMS_4E)])
+def test_each_edition_names_its_rooms_as_its_polish_rulebook(edition, rooms):
+    """The first edition's board says "Zniszcz komnatę", "Drakon porusza się" and "Obrót
+    komnatą" (its rulebook), never the later edition's "Zniszczenie komnaty"."""
+    with translation.override("pl"):
+        assert {key: presenter.room_name(key, edition) for key in rooms} == {
+            key: room.name_pl for key, room in rooms.items()
+        }
+
+
+def test_the_first_editions_board_log_and_words_use_its_room_names():
+    state = position(rooms={(0, 1): "destroy {N}", (1, 0): "drakon_moves {N}"})
+    view = GAME.view(state, 0)
+    with translation.override("pl"):
+        context = presenter.board_context(view, 0, ["ala", "ola"])
+        names = {tile.room: tile.name for tile in context["tiles"]}
+        assert names["destroy"] == "Zniszcz komnatę"
+        assert names["drakon_moves"] == "Drakon porusza się"
+        assert "Obrót komnatą" in [entry["name"] for entry in context["key"]]
+        words = " ".join(presenter.describe_board(view, ["ala", "ola"]))
+        assert "Zniszcz komnatę" in words and "Zniszczenie" not in words
+        event = {"type": "room_placed", "seat": 0, "room": "destroy", "at": "0,1"}
+        assert "Zniszcz komnatę" in classic.describe_event(event, ["ala", "ola"])

@@ -6,6 +6,9 @@ orientation preview; actions choose their targets on the grid or among players.
 
 from __future__ import annotations
 
+import pytest
+from django.utils import translation
+
 from games.catalog.seven_dragons import presenter
 from games.catalog.seven_dragons.builders import position
 from games.catalog.seven_dragons.rules import GAME
@@ -82,3 +85,30 @@ def test_the_board_shows_silver_colour_pile_top_and_largest_groups_to_everyone()
     assert {g["colour"]: g["size"] for g in board["largest"]}["red"] == 3
     spectator = presenter.board_context(GAME.view(state, None), None, NAMES[:2], None)
     assert spectator["hand"] == [] and spectator["my_goal"] is None
+
+
+@pytest.mark.parametrize(
+    ("language", "legend"),
+    [
+        ("en", [("R", "red"), ("Y", "gold"), ("B", "blue"), ("G", "green"), ("K", "black")]),
+        (
+            "pl",
+            [
+                ("C", "czerwony"),
+                ("Ż", "żółty"),
+                ("N", "niebieski"),
+                ("Z", "zielony"),
+                ("K", "czarny"),
+            ],
+        ),
+        ("cs", [("Č", "červený"), ("Ž", "žlutý"), ("M", "modrý"), ("Z", "zelený"), ("K", "černý")]),
+    ],
+)
+def test_the_colours_and_their_letters_read_in_the_readers_language(language, legend):
+    """The printed cards' yellow is żółty / žlutý (never złoty), and each letter fits its
+    colour's word: the board's legend, its cards and the silver dragon's colour."""
+    state = position(board={"1,0": "DR-S-gold"}, pile=["ACT-TRADEGOALS"], hands=[[], []])
+    with translation.override(language):
+        _level, board = board_at(state, 1, [])
+    assert board["legend"] == legend
+    assert board["silver"]["letter"] == legend[1][0]  # the Trade Goals card: yellow

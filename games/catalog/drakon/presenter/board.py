@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from games.catalog.drakon.components import EDITIONS
 from games.catalog.drakon.presenter.texts import (
     describe_pending,
+    edition_of,
     hero_name,
     hero_text,
     is_classic,
@@ -303,7 +304,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 cx=cx,
                 cy=cy,
                 room=room["room"],
-                name=room_name(room["room"]),
+                name=room_name(room["room"], edition_of(view)),
                 symbol=symbol,
                 fill=fill,
                 arrows=room["arrows"],
@@ -341,7 +342,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             "hand": [
                 {
                     "tile": t["tile"],
-                    "name": room_name(t["room"]),
+                    "name": room_name(t["room"], edition_of(view)),
                     "symbol": ROOM_STYLE.get(t["room"], ("?", "#ddd"))[0],
                     "fill": ROOM_STYLE.get(t["room"], ("?", "#ddd"))[1],
                     "icon": ROOM_ICON.get(t["room"], ""),
@@ -393,7 +394,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 "symbol": ROOM_STYLE[key][0],
                 "fill": ROOM_STYLE[key][1],
                 "icon": ROOM_ICON.get(key, ""),
-                "name": room_name(key),
+                "name": room_name(key, edition_of(view)),
                 "text": room_text(view, key),
             }
             for key in key_rooms(view)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.catalog.drakon.presenter.texts import (
+    edition_of,
     hero_name,
     is_classic,
     origin_of,
@@ -19,7 +20,7 @@ from games.catalog.wording import per_language
 def _tile_label(view: dict, tile: int) -> str:
     for t in (view.get("me") or {}).get("hand", []):
         if t["tile"] == tile:
-            return room_name(t["room"])
+            return room_name(t["room"], edition_of(view))
     return _("tile %(n)s") % {"n": tile}
 
 

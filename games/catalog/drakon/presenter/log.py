@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.catalog.drakon.presenter.texts import hero_name, place_name, room_name
+from games.catalog.drakon.presenter.texts import edition_from, hero_name, place_name, room_name
 
 
 def describe_event(event: dict, names: list[str], origin: str = "entrance") -> str:
@@ -17,7 +17,7 @@ def describe_event(event: dict, names: list[str], origin: str = "entrance") -> s
         return names[seat] if isinstance(seat, int) and seat < len(names) else "?"
 
     def room(key: str = "room") -> str:
-        return room_name(event.get(key, ""))
+        return room_name(event.get(key, ""), edition_from(origin))
 
     sentences = {
         "hero_chosen": lambda: (
@@ -27,7 +27,7 @@ def describe_event(event: dict, names: list[str], origin: str = "entrance") -> s
             ngettext("%(p)s gets %(n)s tile.", "%(p)s gets %(n)s tiles.", event["count"])
             % {"p": who(), "n": event["count"]}
         ),
-        "tiles_drawn": lambda: _drawn(event),
+        "tiles_drawn": lambda: _drawn(event, edition_from(origin)),
         "turn_started": lambda: _("Turn %(n)s: %(p)s to play.") % {"n": event["turn"], "p": who()},
         "turn_skipped": lambda: _("%(p)s cannot act and passes.") % {"p": who()},
         "room_placed": lambda: (
@@ -143,10 +143,10 @@ def describe_event(event: dict, names: list[str], origin: str = "entrance") -> s
     return str(describe())
 
 
-def _drawn(event: dict) -> str:
+def _drawn(event: dict, edition: str = "4e") -> str:
     """The private note of a draw: the rooms by name when the event carries them."""
     if event.get("rooms"):
-        rooms = ", ".join(room_name(room) for room in event["rooms"])
+        rooms = ", ".join(room_name(room, edition) for room in event["rooms"])
         return _("(Only you see this: you drew %(rooms)s.)") % {"rooms": rooms}
     n = len(event["tiles"])
     return ngettext(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.catalog.wording import per_language
 
@@ -37,6 +37,13 @@ ROOM_NAMES = {
     "gale": gettext_lazy("Gale"),
     "strong_wind": gettext_lazy("Strong Wind"),
     "wishing_well": gettext_lazy("Wishing Well"),
+}
+#: The first edition's rulebook names three shared rooms its own way (Polish "Zniszcz
+#: komnatę", "Drakon porusza się", "Obrót komnatą"), as ``components.ROOMS_1E`` does.
+CLASSIC_ROOM_NAMES = {
+    "destroy": pgettext_lazy("drakon first edition", "Destroy a Chamber"),
+    "drakon_moves": pgettext_lazy("drakon first edition", "Drakon Moves"),
+    "rotate": pgettext_lazy("drakon first edition", "Rotate a Chamber"),
 }
 ROOM_TEXTS = {
     "entrance": gettext_lazy("All heroes start here and return here after meeting Drakon."),
@@ -160,8 +167,21 @@ CLASSIC_HERO_TEXTS = {
 
 
 @per_language
-def room_name(room: str) -> str:
+def room_name(room: str, edition: str = "4e") -> str:
+    """The room's name as the edition's rulebook has it (``"1e"``: the first edition)."""
+    if edition == "1e" and room in CLASSIC_ROOM_NAMES:
+        return str(CLASSIC_ROOM_NAMES[room])
     return str(ROOM_NAMES.get(room, room))
+
+
+def edition_of(view: dict) -> str:
+    """``"1e"`` for the first edition, ``"4e"`` for the later one."""
+    return "1e" if is_classic(view) else "4e"
+
+
+def edition_from(origin: str) -> str:
+    """The edition whose first room places are named from (the Start: the first edition)."""
+    return "1e" if origin == "start" else "4e"
 
 
 def is_classic(view: dict) -> bool:
@@ -254,4 +274,7 @@ def origin_of(view: dict) -> str:
 
 def room_with_place(room: str, at: str, origin: str = "entrance") -> str:
     """A room and where it lies: "Portal (1 east of the Entrance)"."""
-    return _("%(room)s (%(place)s)") % {"room": room_name(room), "place": place_name(at, origin)}
+    return _("%(room)s (%(place)s)") % {
+        "room": room_name(room, edition_from(origin)),
+        "place": place_name(at, origin),
+    }

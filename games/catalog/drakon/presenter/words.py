@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.catalog.drakon.presenter.texts import (
     describe_pending,
+    edition_of,
     hero_name,
     origin_of,
     room_name,
@@ -59,7 +60,7 @@ def _who(view: dict, hero: dict, names: list[str]) -> str:
 def _room_at(view: dict, room: dict) -> str:
     """A room by name and place ("Portal (1 east of the Entrance)"); the Entrance by name."""
     if room["at"] == "0,0":
-        return room_name(room["room"])
+        return room_name(room["room"], edition_of(view))
     return room_with_place(room["room"], room["at"], origin_of(view))
 
 
@@ -122,7 +123,9 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
             _("Escape with %(n)s gold through: %(rooms)s.")
             % {
                 "n": goal["escape_gold"],
-                "rooms": ", ".join(room_name(r) for r in goal.get("escape_rooms", [])),
+                "rooms": ", ".join(
+                    room_name(r, edition_of(view)) for r in goal.get("escape_rooms", [])
+                ),
             }
         )
     me = view.get("me")
@@ -131,7 +134,8 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
         lines.append(
             _("Your coins: %(coins)s = %(gold)s gold.") % {"coins": coins, "gold": me["gold"]}
         )
-        hand = ", ".join(room_name(tile["room"]) for tile in me["hand"]) or _("none")
+        hand = ", ".join(room_name(tile["room"], edition_of(view)) for tile in me["hand"])
+        hand = hand or _("none")
         lines.append(_("Your tiles: %(tiles)s.") % {"tiles": hand})
     pending = describe_pending(view, names)
     if pending:
