@@ -203,8 +203,10 @@ def rerate_from(match: Match) -> int:
     what it was before, and rate those matches again in order. Call inside
     the moderator's transaction."""
     since = (match.finished_at, match.pk)
-    later = rated_history(match.game_key, since)
-    undone = RatingChange.objects.filter(game_key=match.game_key, match__in=later.values("pk"))
+    # The matches to rate again, read once: a match of other players that
+    # finishes meanwhile is neither taken back nor rated a second time.
+    later = list(rated_history(match.game_key, since).values_list("pk", flat=True))
+    undone = RatingChange.objects.filter(game_key=match.game_key, match__in=later)
     first = undone.values("user_id").annotate(first=Min("pk")).values_list("user_id", "first")
     firsts = dict(first)
     restore = {c.user_id: c for c in RatingChange.objects.filter(pk__in=firsts.values())}
@@ -233,7 +235,7 @@ def rerate_from(match: Match) -> int:
         list(rows.values()), ["mu", "sigma", "display", "rated_matches", "wins", "last_played_at"]
     )
     undone.delete()
-    return _replay(rated_history(match.game_key, since))
+    return _replay(Match.objects.filter(pk__in=later).order_by("finished_at", "pk"))
 
 
 def _replay(matches) -> int:

@@ -150,3 +150,68 @@ def test_two_matches_of_one_player_finishing_at_once_both_apply(mode, pairing):
     before = list(Rating.objects.order_by("pk").values())
     ratings.recompute()
     assert list(Rating.objects.order_by("pk").values()) == before
+
+
+def test_a_match_finishing_while_a_moderator_corrects_an_earlier_one_is_rated_once(
+    monkeypatch,
+):
+    """The correction takes back every change from the corrected match on and
+    rates those matches again. A match of other players that finishes while
+    it runs (after it read what to take back, before it deleted) must be
+    neither deleted nor rated twice."""
+    from django.contrib.auth.models import Group
+
+    from games import moderation
+
+    User = get_user_model()
+    ann, ben, cid, dan = (
+        User.objects.create_user(f"fix-{n}", email=f"{n}@example.com", password=None)
+        for n in ("ann", "ben", "cid", "dan")
+    )
+    mod = User.objects.create_user("fix-mod", email="mod@example.com", password=None)
+    mod.is_staff = True
+    mod.save()
+    mod.groups.add(Group.objects.get(name="moderator"))
+    first = finish(start_match([ann, ben]), [1, 2])
+    finish(start_match([ben, ann]), [1, 2])
+    meanwhile = start_match([cid, dan])
+
+    paused, resume = threading.Event(), threading.Event()
+    original = ratings._lock_ratings
+    moderator_thread: list[threading.Thread] = []
+
+    def lock_then_wait(game_key, user_ids):
+        rows = original(game_key, user_ids)
+        if threading.current_thread() in moderator_thread and not paused.is_set():
+            paused.set()
+            assert resume.wait(timeout=60)
+        return rows
+
+    monkeypatch.setattr(ratings, "_lock_ratings", lock_then_wait)
+    errors = []
+
+    def correct():
+        try:
+            moderation.correct_result(mod, first, [2, 1], "Ben won after all")
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=correct, daemon=True)
+    moderator_thread.append(thread)
+    thread.start()
+    assert paused.wait(timeout=60), "the correction never reached the rating rows"
+    finish(meanwhile, [1, 2])  # other players: nothing of theirs is locked
+    resume.set()
+    thread.join(timeout=120)
+    assert not thread.is_alive() and not errors, errors
+
+    for user in (cid, dan):
+        row = Rating.objects.get(user=user, game_key="nogi")
+        assert row.rated_matches == 1, user
+    assert RatingChange.objects.filter(match=meanwhile).count() == 2
+    assert RatingChange.objects.get(match=first, user=ann).rank == 2
+    stored = list(Rating.objects.order_by("pk").values())
+    ratings.recompute()
+    assert list(Rating.objects.order_by("pk").values()) == stored
