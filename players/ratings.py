@@ -86,7 +86,9 @@ def rate_match(match: Match, seats: list[Seat]) -> list[RatingChange]:
     transaction: lock the players' rating rows (ascending user id), compute,
     write the ratings back in one statement and append one change a seat.
     Three statements in all when every player already has a rating row (the
-    match's start creates them); idempotent (a match rated already is left).
+    match's start creates them). Called once per match, by the move that
+    finishes it (a second call would rate the match twice; its changes are
+    unique per match and player, so the history would keep the first).
     """
     outcomes = outcomes_of(match, seats)
     teams = _teams(match, outcomes)
