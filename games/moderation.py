@@ -233,12 +233,18 @@ def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> Modera
         before = match.version
         seats = services.seats_of(match)
         _log_entry(match, moderator, "adjudicate", ranks=ranks)
+        details = {"adjudicated": True}
+        # Teams, as the game's public view shows them (Drakon's team play), so
+        # an adjudicated team match is rated team against team.
+        teams = registry.get(match.game_key).view(match.state, None).get("teams")
+        if teams:
+            details["teams"] = teams
         services.finish_match(
             match,
             seats,
             ranks,
             [None] * match.n_seats,
-            {"ranks": ranks, "scores": [None] * match.n_seats, "details": {"adjudicated": True}},
+            {"ranks": ranks, "scores": [None] * match.n_seats, "details": details},
         )
         match.save()
         _notify_players(match, seats)

@@ -371,3 +371,17 @@ def test_the_rating_rows_exist_from_a_rated_matchs_start(players):
     ann, ben = players[:2]
     start_match([ann, ben])
     assert Rating.objects.filter(game_key="nogi", rated_matches=0).count() == 2
+
+
+def test_an_adjudicated_team_match_is_rated_team_against_team(players, moderator):
+    users = players[:4]
+    finish(start_match(users[:2], "drakon"), [1, 2])
+    before = state_of(users, "drakon")
+    match = start_match(users, "drakon", {"team_play": True})
+    assert drakon_teams(match.state) == [[0, 2], [1, 3]]
+    moderation.adjudicate(moderator, match, [2, 1, 2, 1], "both teams agreed to stop here")
+    match.refresh_from_db()
+    assert match.result["details"]["teams"] == [[0, 2], [1, 3]]
+    assert_stored(
+        expected(before, [[users[0], users[2]], [users[1], users[3]]], [2, 1]), "drakon"
+    )
