@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -29,6 +29,7 @@ urlpatterns = [
     path("m/<int:pk>/report/", views.match_report, name="match_report"),
     path("m/<int:pk>/verify/", views.match_verify, name="match_verify"),
     path("m/<int:pk>/log.json", views.match_log_json, name="match_log_json"),
+    path("m/<int:pk>/replay/", history_views.match_replay, name="match_replay"),
     path("invite/<str:token>/", views.invitation_link, name="invitation_link"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("notifications/", views.notification_list, name="notifications"),
