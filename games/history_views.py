@@ -1,7 +1,7 @@
-"""Pages of a match's past: the replay.
+"""Pages of a match's past: the replay and the archive.
 
-Thin like ``games/views.py``: they parse the query, call ``games.replay`` and
-render. Each answers 404 for a match the person may not
+Thin like ``games/views.py``: they parse the query, call ``games.replay`` or
+``games.archive`` and render. Each answers 404 for a match the person may not
 see, as every match page does.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
-from games import replay, selectors
+from games import archive, replay, selectors
 
 
 @require_safe
@@ -25,3 +25,9 @@ def match_replay(request, pk: int):
         return redirect(context["redirect_to"])
     return render(request, "games/match_replay.html", context)
 
+
+@require_safe
+def match_archive(request):
+    """Finished matches, filtered by game, player and date, a page at a time."""
+    context = archive.archive_page(request.user, request.GET)
+    return render(request, "games/match_archive.html", context, status=context["status"])

@@ -232,4 +232,3 @@ def replay_page(
             for seat in seats
         ]
     return context
-
