@@ -1,4 +1,4 @@
-"""Pages of a match's past: the replay and the archive.
+"""Pages of a match's past: the replay, the printable record and the archive.
 
 Thin like ``games/views.py``: they parse the query, call ``games.replay`` or
 ``games.archive`` and render. Each answers 404 for a match the person may not
@@ -24,6 +24,13 @@ def match_replay(request, pk: int):
     if context["redirect_to"]:
         return redirect(context["redirect_to"])
     return render(request, "games/match_replay.html", context)
+
+
+@require_safe
+def match_print(request, pk: int):
+    """The whole match on one page, for paper."""
+    match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
+    return render(request, "games/match_print.html", replay.print_page(match, request.user))
 
 
 @require_safe

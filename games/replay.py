@@ -1,4 +1,4 @@
-"""Reads of a match's past: its replay step by step.
+"""Reads of a match's past: its replay step by step and its printable record.
 
 A step is a ``seq`` of the match's log (0: the setup, ``match.version``: now).
 The position at step N is the state after every log entry up to N, rebuilt
@@ -231,4 +231,26 @@ def replay_page(
             )
             for seat in seats
         ]
+    return context
+
+
+def print_page(match: Match, user) -> dict[str, Any]:
+    """The whole match for paper: players, options, every move in words, the result."""
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    me = selectors.seat_of(match, user)
+    viewer = me.index if me is not None else None
+    names = [seat.display_name for seat in seats]
+    context: dict[str, Any] = {
+        "match": match,
+        "game": game,
+        "seats": [(seat, names[seat.index]) for seat in seats],
+        "option_rows": selectors.option_rows(game, match.options),
+        "time_per_move_label": selectors.time_per_move_label(match.time_per_move),
+        "log": selectors.full_log(match, user),
+        "final": None,
+    }
+    if match.is_over and match.result:
+        context["final"] = selectors.final_banner(match, seats, names, presenter, viewer)
     return context

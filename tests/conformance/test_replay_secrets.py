@@ -5,7 +5,7 @@ each seat and a spectator load the replay page, the state at that step is
 changed by ``perturb_secrets`` in all that viewer must not know, and the
 page must be byte-identical. The same page through another seat's eyes
 (``?as=``) is asked for too: while the match is in play it must not show
-that seat's secrets either.
+that seat's secrets either. The printable record is captured alongside.
 A sanity check proves the comparison can fail: a change to the viewer's own
 secrets at that step does change their page.
 """
@@ -33,6 +33,7 @@ def _capture(client, match, step, seats) -> dict[str, str]:
     pages = {"replay": client.get(url, {"at": step})}
     for index in range(seats):
         pages[f"replay as {index}"] = client.get(url, {"at": step, "as": index})
+    pages["print"] = client.get(reverse("match_print", args=[match.pk]))
     for name, response in pages.items():
         assert response.status_code == 200, (name, response.status_code)
     return {name: _normalise(r.content.decode()) for name, r in pages.items()}

@@ -253,6 +253,7 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_replay": Endpoint(("token", "at", "as"), "match", MATCH_ROLES, method="get"),
+    "match_print": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_archive": Endpoint(
         ("game", "player", "since", "until", "page"), roles=MATCH_ROLES, method="get"
     ),
