@@ -17,8 +17,9 @@ from playwright.sync_api import expect
 from games import lobby, services
 from games.engine import registry
 from games.models import MatchStatus
-from tests.conformance.kit import bot_choice
+from tests.conformance.kit import GAME_KEYS, bot_choice
 from tests.e2e.helpers import log_in, make_player
+from tests.e2e.test_e2e_accessibility import PHONE, serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -85,3 +86,32 @@ def test_a_player_steps_through_a_finished_drakon_match_with_the_keyboard(live_s
     assert width <= 390, f"the replay is {width} px wide at 390 px"
     expect(page.locator("#replay-next")).to_be_in_viewport()
     ayla.assert_clean()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_replay_archive_and_record_are_accessible_on_a_phone(key, live_server, window):
+    """axe-core finds no serious violation on the replay of every game, the archive
+    and the printable record, at 390 px, which none of them scrolls sideways."""
+    base = live_server.url
+    game = registry.get(key)
+    user = make_player(f"{key[:10]}-rp")
+    match = lobby.create_match(user=user, game_key=key, n_seats=game.min_players)
+    lobby.fill_with_bots(user=user, match=match)
+    person = window("reader")
+    log_in(person.page, base, user.username)
+    person.page.set_viewport_size(PHONE)
+    problems = {}
+    for label, path in [
+        ("replay start", f"/m/{match.pk}/replay/?at=0"),
+        ("replay now", f"/m/{match.pk}/replay/"),
+        ("record", f"/m/{match.pk}/print/"),
+        ("archive", "/archive/?game=" + key),
+    ]:
+        person.page.goto(base + path)
+        person.page.wait_for_load_state("networkidle")
+        person.screenshot(f"history-{key}-{label.replace(' ', '-')}")
+        problems[label] = serious_violations(person.page)
+        width = person.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{key} {label}: the page scrolls sideways ({width} px)"
+    assert not any(problems.values()), problems
+    person.assert_clean()
