@@ -34,7 +34,7 @@ from games import presenters, selectors
 from games.engine import registry
 from games.engine.base import Game
 from games.engine.replay import is_moderation, is_opening
-from games.models import Match, Move
+from games.models import ActorKind, Match, Move
 from players.refs import ref_for_seat
 
 CHECKPOINT_EVERY = 10
@@ -254,3 +254,51 @@ def print_page(match: Match, user) -> dict[str, Any]:
     if match.is_over and match.result:
         context["final"] = selectors.final_banner(match, seats, names, presenter, viewer)
     return context
+
+
+# -- Catching up --------------------------------------------------------------
+
+
+@dataclass
+class CatchUp:
+    """The moves made since a player last looked, or since their own last move."""
+
+    lines: list
+    first_step: int
+    replay_url: str
+
+
+def last_look(match: Match, user):
+    """When this player last opened the match page (read with the match: no query)."""
+    me = selectors.seat_of(match, user)
+    return me.last_seen_at if me is not None else None
+
+
+def catch_up(match: Match, user, last_seen, recent: list[Move], log: list) -> CatchUp | None:
+    """What the others did since ``last_seen`` or the player's own last move,
+    whichever is later, among the panel's log tail (``recent``, its rows, and
+    ``log``, their lines as this seat reads them): no query of its own. More
+    than the tail's moves since then show as the tail, with the replay from
+    the position before the first. None for a spectator or when nothing
+    happened."""
+    me = selectors.seat_of(match, user)
+    if me is None or match.state is None or not match.version or not recent:
+        return None
+    own = max(
+        (
+            m.seq
+            for m in recent
+            if m.seat == me.index and m.actor_kind == ActorKind.PLAYER and m.seq
+        ),
+        default=0,
+    )
+    since = {
+        m.seq
+        for m in recent
+        if m.seq > own and m.seq > 0 and (last_seen is None or m.created_at > last_seen)
+    }
+    if not since:
+        return None
+    lines = [line for line in log if line.seq in since]
+    first = min(since)
+    return CatchUp(lines=lines, first_step=first, replay_url=_url(match, first - 1, None, None))

@@ -1,4 +1,5 @@
-"""The differential secrets check over the replay's steps (issue 26), for every game.
+"""The differential secrets check over the replay's steps and the catch-up summary
+(issue 26), for every game.
 
 A match is played a few moves; at several steps (the setup, the middle, now)
 each seat and a spectator load the replay page, the state at that step is
@@ -7,15 +8,18 @@ page must be byte-identical. The same page through another seat's eyes
 (``?as=``) is asked for too: while the match is in play it must not show
 that seat's secrets either. The printable record is captured alongside.
 A sanity check proves the comparison can fail: a change to the viewer's own
-secrets at that step does change their page.
+secrets at that step does change their page. Each player's "since your last
+visit" summary on the match page is compared the same way.
 """
+
+import re
 
 import pytest
 from django.urls import reverse
 
 from games import replay
 from games.engine.rng import Rng
-from games.models import Move
+from games.models import Match, Move, Seat
 from tests.conformance.kit import keys_for
 from tests.conformance.test_secrets import _normalise, _play, _start, _viewers
 
@@ -93,3 +97,33 @@ def test_a_seats_own_secrets_at_a_step_reach_its_replay(key, make_user, monkeypa
         monkeypatch.undo()
         changed = changed or before != after
     assert changed, f"{key}: no seat's replay showed its own secrets at step {step}"
+
+
+def _catch_up(client, match, user) -> str:
+    """The match page's "since your last visit" section, as if the player had not looked."""
+    Seat.objects.filter(match=match, user=user).update(last_seen_at=None)
+    body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    found = re.search(r'<section class="catch-up".*?</section>', body, re.S)
+    return found.group(0) if found else ""
+
+
+@pytest.mark.parametrize("key", keys_for("secrets"))
+def test_the_catch_up_summary_shows_no_other_seats_secrets(key, make_user):
+    game, match, users = _start(key, make_user)
+    _play(game, match, MOVES)
+    original = match.state
+    rng = Rng.from_seed(f"kit-catch-up-{key}")
+    shown = 0
+    for seat_index, user, client in _viewers(match, users):
+        if user is None:
+            assert _catch_up(client, match, user) == ""
+            continue
+        before = _catch_up(client, match, user)
+        shown += bool(before)
+        Match.objects.filter(pk=match.pk).update(
+            state=game.perturb_secrets(original, seat_index, rng)
+        )
+        after = _catch_up(client, match, user)
+        Match.objects.filter(pk=match.pk).update(state=original)
+        assert after == before, f"{key}: seat {seat_index}'s catch-up changes with others' secrets"
+    assert shown, f"{key}: no player had anything to catch up on"
