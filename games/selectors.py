@@ -464,6 +464,7 @@ def match_panel(
     recent = match_rows.recent_moves(match.pk, LOG_TAIL)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
     context["log"] = log_lines(match, log_names, viewer, recent)
+    context["log_rows"] = recent
     context["player_links"] = player_links(seats)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
     context["log_truncated"] = match.version > len(recent)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -32,6 +32,9 @@ urlpatterns = [
     path("m/<int:pk>/verify/", views.match_verify, name="match_verify"),
     path("m/<int:pk>/log.json", views.match_log_json, name="match_log_json"),
     path("m/<int:pk>/by-email/<str:token>/", views.email_move, name="email_move"),
+    path("m/<int:pk>/replay/", history_views.match_replay, name="match_replay"),
+    path("m/<int:pk>/print/", history_views.match_print, name="match_print"),
+    path("archive/", history_views.match_archive, name="match_archive"),
     path("invite/<str:token>/", views.invitation_link, name="invitation_link"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("notifications/", views.notification_list, name="notifications"),

@@ -41,6 +41,7 @@ from games import (
     selectors,
     timeouts,
 )
+from games import replay as history
 from games.engine import registry
 from games.errors import Forbidden, ServiceError
 from games.forms import ActionForm, CreateMatchForm, InviteForm, whole_number
@@ -246,8 +247,12 @@ def match_detail(request, pk: int):
         # Perhaps theirs once logged in (an emailed link to a private match):
         # log in, then come back. Every unknown id answers the same way.
         return redirect_to_login(request.get_full_path())
+    last_seen = history.last_look(match, request.user)
     notifications.record_visit(match, request.user)
     context = _panel(request, match, _path(request))
+    context["catch_up"] = history.catch_up(
+        match, request.user, last_seen, context.get("log_rows", []), context.get("log", [])
+    )
     context["token"] = token
     context["invite_form"] = InviteForm()
     context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)

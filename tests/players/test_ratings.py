@@ -382,6 +382,4 @@ def test_an_adjudicated_team_match_is_rated_team_against_team(players, moderator
     moderation.adjudicate(moderator, match, [2, 1, 2, 1], "both teams agreed to stop here")
     match.refresh_from_db()
     assert match.result["details"]["teams"] == [[0, 2], [1, 3]]
-    assert_stored(
-        expected(before, [[users[0], users[2]], [users[1], users[3]]], [2, 1]), "drakon"
-    )
+    assert_stored(expected(before, [[users[0], users[2]], [users[1], users[3]]], [2, 1]), "drakon")

@@ -254,6 +254,11 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_log": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
+    "match_replay": Endpoint(("token", "at", "as"), "match", MATCH_ROLES, method="get"),
+    "match_print": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
+    "match_archive": Endpoint(
+        ("game", "player", "since", "until", "page"), roles=MATCH_ROLES, method="get"
+    ),
     "lobby": Endpoint(("game", "page"), method="get"),
     "email_move": Endpoint((), "email_move", MATCH_ROLES, method="get"),
     "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),

@@ -113,7 +113,11 @@ def test_resigning_hands_the_seat_to_a_bot_and_ranks_last(started_match, nogi, c
     assert "carol resigned; a bot plays on." in log
     assert "(bot) resigned" not in log
     page = client_for(carol).get(reverse("match_detail", args=[match.pk])).content.decode()
-    assert "carol resigned; a bot plays on." in page and "carol (bot)" in page
+    # The log names carol with a link to her page.
+    assert (
+        '<a class="player-link" href="/players/carol/">carol</a> resigned; a bot plays on.' in page
+    )
+    assert "carol (bot)" in page
     # The match plays on (a bot for carol) and carol is ranked last at the end.
     from tests.conftest import play_one
 

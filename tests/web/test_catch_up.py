@@ -1,0 +1,114 @@
+"""Catching up (issue 26, item 1, its summary): the match page opens with what the
+others did since the player's last visit or their own last move, whichever is
+later, in the log's words as that seat may read them, with a link to replay
+them; at most 2 more queries."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games import replay
+from games.models import Seat
+from tests.conftest import play_one
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _summary(client, match) -> list[int] | None:
+    body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    found = re.search(r'<section class="catch-up".*?</section>', body, re.S)
+    if found is None:
+        return None
+    return [int(seq) for seq in re.findall(r'<li value="(\d+)"', found.group(0))]
+
+
+def _seat_of(match, user) -> Seat:
+    return match.seats.get(user=user)
+
+
+def test_the_moves_since_ones_own_last_move_are_summed_up(started_match, nogi, alice):
+    match = started_match
+    moved = []
+    while True:  # play until alice has moved and both others after her
+        play_one(match, nogi)
+        match.refresh_from_db()
+        moved.append(match.moves.order_by("-seq").first())
+        if len(moved) >= 3 and moved[-3].seat == 0:
+            break
+    mine = moved[-3].seq
+    Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
+    client = _client(alice)
+    assert _summary(client, match) == list(range(mine + 1, match.version + 1))
+    body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert 'id="catch-up"' not in body, "looked just now: nothing to catch up on"
+
+
+def test_a_later_visit_counts_from_the_visit(started_match, nogi, alice, bob, carol):
+    match = started_match
+    client = _client(alice)
+    play_one(match, nogi)
+    play_one(match, nogi)
+    match.refresh_from_db()
+    looked = timezone.now()
+    Seat.objects.filter(match=match, user=alice).update(last_seen_at=looked)
+    play_one(match, nogi)
+    match.refresh_from_db()
+    last = match.moves.order_by("-seq").first()
+    if last.seat == 0:  # alice's own move: nothing from the others since
+        assert _summary(client, match) is None
+    else:
+        summary = _summary(client, match)
+        assert summary == [last.seq]
+        body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+        assert "catch-up" not in body.split('<div class="match-grid">')[0].split("</header>")[1]
+
+
+def test_spectators_get_no_summary_and_the_link_replays_from_before(started_match, nogi, alice):
+    match = started_match
+    for _i in range(3):
+        play_one(match, nogi)
+    while match.moves.order_by("-seq").first().seat == 0:
+        play_one(match, nogi)
+    assert _summary(Client(), match) is None
+    Seat.objects.filter(match=match, user=alice).update(
+        last_seen_at=timezone.now() - timedelta(days=1)
+    )
+    body = _client(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    found = re.search(r'href="([^"]+)" id="catch-up-replay"', body)
+    assert found is not None, "alice has moves to catch up on"
+    first = int(re.search(r'<section class="catch-up".*?<li value="(\d+)"', body, re.S).group(1))
+    assert found.group(1) == f"{reverse('match_replay', args=[match.pk])}?at={first - 1}"
+
+
+def test_catching_up_adds_at_most_two_queries(started_match, nogi, alice, monkeypatch):
+    match = started_match
+    for _i in range(4):
+        play_one(match, nogi)
+    client = _client(alice)
+    url = reverse("match_detail", args=[match.pk])
+    client.get(url)
+    counts = {}
+    for label, patched in (("without", True), ("with", False)):
+        Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
+        with monkeypatch.context() as m:
+            if patched:
+                m.setattr(replay, "catch_up", lambda *args: None)
+            with CaptureQueriesContext(connection) as queries:
+                body = client.get(url).content.decode()
+        counts[label] = sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
+        assert ('id="catch-up"' in body) == (not patched)
+    assert counts["with"] - counts["without"] <= 2, counts
