@@ -55,4 +55,4 @@ def test_the_placement_fits_and_the_winning_group_has_seven_cards():
     assert group_sizes(winning, C.RED)[0] == 7 == len(P.WINNING)
     colour = C.ACTION_COLOURS[C.ACTIONS[P.SILVER_EXAMPLE]]
     _template, context = P.how_to_play_figure("silver")
-    assert context["figure"]["silver"]["letter"] == C.COLOUR_LETTERS[colour]
+    assert context["figure"]["silver"]["letter"] == P.colour_letter(colour)

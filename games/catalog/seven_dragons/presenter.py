@@ -875,7 +875,7 @@ def how_to_play_figure(name: str) -> tuple[str, dict]:
         colour = C.ACTION_COLOURS[C.ACTIONS[SILVER_EXAMPLE]]
         figure["silver"] = {
             "fill": FILL[colour],
-            "letter": C.COLOUR_LETTERS[colour],
+            "letter": colour_letter(colour),
             "name": colour_name(colour),
         }
         figure["pile_top"] = _action_card(SILVER_EXAMPLE)
