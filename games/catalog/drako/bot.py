@@ -42,6 +42,13 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
 
 
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """The heuristic's score of each legal action (the strong level searches the best)."""
+    view = GAME.view(state, seat)
+    score = _dragon_score if view["my_side"] == C.DRAGON else _dwarves_score
+    return [score(view, action) for action in legal]
+
+
 # Shared helpers on the view -----------------------------------------------------------------
 
 

@@ -103,6 +103,12 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
 
 
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """The heuristic's score of each legal action (the strong level searches the best)."""
+    sight = Sight(GAMES_BY_EDITION[state["edition"]].view(state, seat))
+    return [sight.score(action) for action in legal]
+
+
 class Sight:
     """What the bot knows, indexed for scoring: built from one view."""
 
