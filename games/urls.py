@@ -11,6 +11,7 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("icons.svg", views.icon_sprite, name="icon_sprite"),
     path("games/<slug:key>/how-to-play/", views.how_to_play, name="how_to_play"),
+    path("games/<slug:key>/play-bot/", views.match_play_bot, name="match_play_bot"),
     path("matches/new/", views.match_create, name="match_create"),
     path("m/<int:pk>/", views.match_detail, name="match_detail"),
     path("m/<int:pk>/panel/", views.match_panel, name="match_panel"),
