@@ -44,6 +44,8 @@ Policy = Callable[[State, int, Rng], Action]
 #: ranker(state, seat, legal) -> a score per legal action (larger is better), from the view.
 Ranker = Callable[[State, int, list[Action]], Sequence[float]]
 
+#: Extra wins credited to the heuristic's favourite when the means are compared.
+PRIOR = 0.5
 #: A rollout longer than this many moves is stopped and scored as a draw.
 MAX_ROLLOUT_MOVES = 2_000
 
@@ -154,10 +156,17 @@ def search(
             visits[arm] += 1
             totals[arm] += reward(game, final, seat)
             done += 1
-    # The best mean; ties (and unvisited arms) go to the heuristic's order.
+    # The best mean, the heuristic's favourite counted with PRIOR wins more:
+    # with few rollouts a near tie is noise, and the heuristic knows the game.
+    # Ties (and unvisited arms) go to the heuristic's order.
     best = max(
         range(len(candidates)),
-        key=lambda i: (totals[i] / visits[i] if visits[i] else -1.0, -i),
+        key=lambda i: (
+            (totals[i] + (PRIOR if i == 0 and ranker is not None else 0.0)) / visits[i]
+            if visits[i]
+            else -1.0,
+            -i,
+        ),
     )
     return SearchResult(
         candidates[best],
