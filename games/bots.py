@@ -30,6 +30,10 @@ SEARCH_DEFAULTS: dict[str, Any] = {
     "random_share": 0.0,
     # the search tries at most this many of the heuristic's best actions
     "max_candidates": 4,
+    # at most this many iterations a move, whatever the settings allow: a game
+    # whose rollouts are slow keeps its searches inside the wall-time cap (and
+    # so repeatable) on an ordinary core
+    "max_iterations": None,
 }
 
 #: The budget when none is given (the site passes the one from its settings).
@@ -66,12 +70,15 @@ def choose_with_report(
     def heuristic(s: State, s_seat: int, r: Rng) -> Action:
         return module.choose(s, s_seat, r, level="heuristic")
 
+    budget = DEFAULT_BUDGET if budget is None else budget
+    if settings["max_iterations"] is not None:
+        budget = search.Budget(min(budget.iterations, settings["max_iterations"]), budget.seconds)
     return search.search(
         entry.rules,
         state,
         seat,
         rng,
-        budget=DEFAULT_BUDGET if budget is None else budget,
+        budget=budget,
         heuristic=heuristic,
         rollout_policy=search.mixed_policy(entry.rules, heuristic, settings["random_share"]),
         ranker=getattr(module, "scores", None),

@@ -126,3 +126,18 @@ def _all_positions(key):
 
 def _no_sampling(*args, **kwargs):
     raise AssertionError("the search ran")
+
+
+def test_a_game_with_slow_rollouts_caps_its_iterations():
+    """Seven Dragons' rollouts are slow: its bot module keeps a search to a few."""
+    state, seat = _positions("seven_dragons", 2)[0]
+    found = bots.choose_with_report(
+        "seven_dragons", state, seat, Rng.from_seed("cap"), "strong", Budget(96, None)
+    )
+    assert (
+        found.iterations
+        == bots.search_settings(registry.registration("seven_dragons").bot_module())[
+            "max_iterations"
+        ]
+        < 96
+    )

@@ -26,6 +26,10 @@ from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
+#: The strong level's search (games.bots.SEARCH_DEFAULTS): Drako's rollouts: about 14 a second of one core,
+#: so at most 12 a move keeps a search inside one second (docs/bots.md).
+SEARCH = {"max_iterations": 12}
+
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     legal = GAME.legal_actions(state, seat)

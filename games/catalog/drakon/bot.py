@@ -27,6 +27,10 @@ from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
+#: The strong level's search (games.bots.SEARCH_DEFAULTS): Drakon's rollouts: about 30 a second of one core (57 for the first edition),
+#: so at most 24 a move keeps a search inside one second (docs/bots.md).
+SEARCH = {"max_iterations": 24}
+
 #: What entering a room is worth to a hero, before the situational adjustments below.
 ROOM_WORTH: dict[str, float] = {
     "find_coin": 3.0,

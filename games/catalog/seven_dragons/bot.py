@@ -25,6 +25,11 @@ from games.catalog.seven_dragons.rules import (
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
+#: The strong level's search (games.bots.SEARCH_DEFAULTS): Seven Dragons' rollouts,
+#: about 5 a second of one core, so at most 4 a move keeps a search inside one
+#: second (docs/bots.md).
+SEARCH = {"max_iterations": 4}
+
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     return choose_best(GAME, state, seat, rng, level, _scorer)
