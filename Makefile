@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults leaderboard-bench
+.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults leaderboard-bench bot-strength
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -29,6 +29,12 @@ run: install
 	  $(RUN) celery -A config --quiet worker --beat -Q celery,mail --loglevel=WARNING --concurrency=2 \
 	    --schedule=var/celerybeat-schedule & \
 	  $(RUN) python manage.py demo --announce http://$(HOST):$(PORT)/ & \
+
+	@echo "Smoki is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server and the workers)"
+	@trap 'kill 0' INT TERM EXIT; \
+	  $(RUN) celery -A config worker --beat -Q celery,mail --loglevel=INFO --concurrency=2 \
+	    --schedule=var/celerybeat-schedule -n main@%h & \
+	  $(RUN) celery -A config worker -Q bots --loglevel=INFO --concurrency=1 -n bots@%h & \
 	  $(RUN) python manage.py runserver $(HOST):$(PORT)
 
 test: install
@@ -48,6 +54,10 @@ bench: install
 
 bench-games: install
 	$(RUN) python tests/load/games_per_second.py
+
+# Strong against heuristic, heuristic against random (docs/bots.md).
+bot-strength: install
+	$(RUN) python tests/load/bot_strength.py $(ARGS)
 
 load: install
 	$(RUN) python tests/load/move_load.py

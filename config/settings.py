@@ -282,8 +282,10 @@ else:
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("SMOKI_BROKER_TIMEOUT", default=2.0)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
-# Deliveries on their own queue: run a worker for each (docs/operations.md).
+# Deliveries and bots on their own queues: run a worker for each
+# (docs/operations.md), so a search never delays the sweep or the mail.
 CELERY_TASK_ROUTES = {
+    "games.tasks.play_bot_turns": {"queue": "bots"},
     "games.tasks.deliver_notification": {"queue": "mail"},
     "games.tasks.send_digest": {"queue": "mail"},
     "games.tasks.send_daily_digests": {"queue": "mail"},
@@ -400,6 +402,11 @@ SMOKI = {
     "POLL_SECONDS": env.int("SMOKI_POLL_SECONDS", default=5),
     # How many moves one bot task plays before handing over to a fresh task.
     "BOT_MOVES_PER_TASK": env.int("SMOKI_BOT_MOVES_PER_TASK", default=50),
+    # The strong bot's search (docs/bots.md): a fixed number of rollouts a
+    # move, which makes its choice repeatable, under a hard cap of wall time
+    # (seconds of one core). Either at 0: the heuristic answers instead.
+    "BOT_STRONG_ITERATIONS": env.int("SMOKI_BOT_STRONG_ITERATIONS", default=96),
+    "BOT_STRONG_SECONDS": env.float("SMOKI_BOT_STRONG_SECONDS", default=1.0),
     # First retry delay of a failed email; it doubles with each attempt up to
     # the maximum; after EMAIL_ATTEMPTS attempts (about a day) it is failed.
     "RETRY_BASE_SECONDS": env.int("SMOKI_RETRY_BASE_SECONDS", default=60),

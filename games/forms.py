@@ -159,3 +159,17 @@ class CreateMatchForm(forms.Form):
             by_text = {str(v): v for v, _label in option.choices}
             chosen[option.key] = by_text[raw]
         return chosen
+
+
+#: The bot levels a player may choose to play against, weakest first.
+PLAY_BOT_LEVELS = [
+    ("random", _("random bot")),
+    ("heuristic", _("heuristic bot")),
+    ("strong", _("strong bot")),
+]
+
+
+class PlayBotForm(forms.Form):
+    """One click from the lobby or a How to play page: a match against a bot."""
+
+    level = forms.ChoiceField(choices=PLAY_BOT_LEVELS, initial="heuristic")

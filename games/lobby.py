@@ -310,6 +310,32 @@ def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
         _start(match)
 
 
+#: The clock of a match against a bot: a newcomer learning the game is in no hurry.
+PLAY_BOT_TIME_PER_MOVE = timedelta(days=7)
+
+
+def play_bot(*, user, game_key: str, level: str) -> Match:
+    """A private two-player match (or the game's fewest players) against bots of
+    ``level``, with the game's default options and a relaxed clock; started at once."""
+    if level not in bots.LEVELS:
+        raise ServiceError(_("Unknown bot level."))
+    try:
+        game = registry.get(game_key)
+    except KeyError:
+        raise ServiceError(_("There is no such game.")) from None
+    with transaction.atomic():
+        match = create_match(
+            user=user,
+            game_key=game_key,
+            n_seats=max(2, game.min_players),
+            visibility=Visibility.PRIVATE,
+            time_per_move=PLAY_BOT_TIME_PER_MOVE,
+            rated=False,
+        )
+        fill_with_bots(user=user, match=match, level=level)
+    return match
+
+
 def rematch(*, user, match: Match) -> Match:
     """The same game again: same players, options and clock, invitation only.
 

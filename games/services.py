@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import bots, clock, i18n, match_rows, notifications, outbox
-from games.engine import registry
+from games.engine import registry, search
 from games.engine.base import IllegalAction
 from games.errors import (
     Conflict,
@@ -279,6 +280,14 @@ def queue_bots_after_commit(match: Match, game, seats: list[Seat]) -> None:
         outbox.hand_over_after_commit(PLAY_BOT_TURNS, match.pk)
 
 
+def strong_budget() -> search.Budget:
+    """The strong bot's budget a move, from the settings."""
+    return search.Budget(
+        iterations=settings.SMOKI["BOT_STRONG_ITERATIONS"],
+        seconds=settings.SMOKI["BOT_STRONG_SECONDS"],
+    )
+
+
 def play_bot_turns(match_id: int, limit: int) -> int:
     """Let bots play while it is their turn, each move through ``submit_action``.
 
@@ -297,7 +306,10 @@ def play_bot_turns(match_id: int, limit: int) -> int:
             Match.objects.filter(pk=match_id, version=match.version).update(bots_due_at=None)
             break
         seat = pending[0]
-        action = bots.choose_action(match, game, seat)
+        # Nothing is written before submit_action: a worker killed during the
+        # search loses nothing, and the task (acks late) or the relay
+        # (bots_due_at) asks again from the stored position.
+        action = bots.choose_action(match, game, seat, strong_budget())
         try:
             submit_action(
                 match,

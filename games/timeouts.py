@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import bots, clock, match_rows, notifications
 from games.engine import registry
+from games.engine.search import Budget
 from games.errors import TimeRanOut
 from games.models import (
     STRIKES_BEFORE_BOT,
@@ -27,6 +28,9 @@ from games.models import (
 )
 from games.selectors import due_match_ids
 from games.services import finish_match, queue_bots_after_commit, submit_action
+
+#: The timed-out move is the heuristic's, made at once inside the sweep.
+NO_SEARCH = Budget(iterations=0, seconds=0)
 
 
 def wake_match(match_id: int, now=None) -> str:
@@ -108,7 +112,10 @@ def _apply_timeout(match: Match, game, seats: list[Seat], seat: Seat) -> bool:
     if seat.strikes >= STRIKES_BEFORE_BOT:
         seat.status = SeatStatus.BOT
     seat.save(update_fields=["strikes", "status"])
-    action = bots.choose_action(match, game, seat)
+    # The sweep never searches: the timed-out move is the heuristic's (a zero
+    # budget), at once; a seat the bots took over then plays at its level on
+    # the bots' queue.
+    action = bots.choose_action(match, game, seat, NO_SEARCH)
     submit_action(
         match,
         None,

@@ -13,6 +13,7 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("games/<slug:key>/how-to-play/", views.how_to_play, name="how_to_play"),
+    path("games/<slug:key>/play-bot/", views.match_play_bot, name="match_play_bot"),
     path("matches/new/", views.match_create, name="match_create"),
     path("m/<int:pk>/", views.match_detail, name="match_detail"),
     path("m/<int:pk>/panel/", views.match_panel, name="match_panel"),

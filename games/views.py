@@ -44,7 +44,7 @@ from games import (
 from games import replay as history
 from games.engine import registry
 from games.errors import Forbidden, ServiceError
-from games.forms import ActionForm, CreateMatchForm, InviteForm, whole_number
+from games.forms import ActionForm, CreateMatchForm, InviteForm, PlayBotForm, whole_number
 from games.lobby import (
     create_match,
     decline_invitation,
@@ -52,6 +52,7 @@ from games.lobby import (
     invite_user,
     join_match,
     leave_match,
+    play_bot,
     rematch,
 )
 from games.models import Match
@@ -88,7 +89,11 @@ def readyz(request):
 @require_safe
 def lobby(request):
     user = request.user
-    context = {"open_matches": selectors.open_public_matches(user), "games": selectors.game_tiles()}
+    context = {
+        "open_matches": selectors.open_public_matches(user),
+        "games": selectors.game_tiles(),
+        "play_bot_form": PlayBotForm(),
+    }
     if user.is_authenticated:
         context.update(
             my_matches=selectors.my_matches(user),
@@ -179,11 +184,46 @@ def how_to_play(request, key: str):
         entry = registry.registration(key)
     except KeyError:
         raise Http404(_("There is no such game.")) from None
-    context = {"game": entry.rules}
+    context = {"game": entry.rules, "play_bot_form": PlayBotForm()}
     if not entry.has_how_to_play:
         context["missing"] = True
         return render(request, "games/how_to_play.html", context, status=404)
     return render(request, entry.how_to_play_template, context)
+
+
+@require_POST
+def match_play_bot(request, key: str):
+    """One click: a match against a bot of the chosen level, started at once.
+
+    A refusal (an unknown level, too many new matches) shows the game's How
+    to play page again with the reason, and changes nothing.
+    """
+    try:
+        entry = registry.registration(key)
+    except KeyError:
+        raise Http404(_("There is no such game.")) from None
+    back = reverse("how_to_play", args=[key])
+    if not request.user.is_authenticated:
+        return redirect_to_login(back)
+    form = PlayBotForm(request.POST)
+    if not form.is_valid():
+        return _refuse_play_bot(request, entry, form, _("Choose one of the bot levels."), 400)
+    try:
+        limits.check(
+            limits.MATCH,
+            request.user.pk,
+            message=_("You have created many matches lately; wait an hour."),
+        )
+        match = play_bot(user=request.user, game_key=key, level=form.cleaned_data["level"])
+    except ServiceError as error:
+        return _refuse_play_bot(request, entry, form, error.message, error.status)
+    return redirect("match_detail", pk=match.pk)
+
+
+def _refuse_play_bot(request, entry, form, message: str, status: int):
+    context = {"game": entry.rules, "play_bot_form": form, "play_bot_error": message}
+    template = entry.how_to_play_template if entry.has_how_to_play else "games/how_to_play.html"
+    return render(request, template, context, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -407,7 +447,9 @@ def match_fill_bots(request, pk: int):
     return _post(
         request,
         pk,
-        lambda m: fill_with_bots(user=request.user, match=m),
+        lambda m: fill_with_bots(
+            user=request.user, match=m, level=request.POST.get("level", "heuristic")
+        ),
         _("Bots took the empty seats; the match has started."),
     )
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 BOT_LEVEL_LABELS = {
     "heuristic": lambda: _("heuristic bot"),
     "random": lambda: _("random bot"),
+    "strong": lambda: _("strong bot"),
 }
 
 

@@ -85,7 +85,9 @@ class Game:
     - ``setup``, ``current_seats``, ``legal_actions``, ``apply``, ``view``,
       ``result``: the pure rules;
     - ``perturb_secrets``: the conformance kit's way of proving that nothing a
-      seat must not know leaks into its pages or its bot's choices.
+      seat must not know leaks into its pages or its bot's choices;
+    - ``sample_secrets``: a guess at the hidden information consistent with
+      a seat's view, which the search bot (``engine.search``) plays out.
 
     Optional hooks, each with a default below that suits a game without the
     feature: ``validate_setup``, ``opening_events``, ``check_invariants``,
@@ -141,6 +143,19 @@ class Game:
         while everything ``seat`` may know stays the same and the position
         stays legal. ``seat`` is None for a spectator. Pages, fragments,
         emails and the seat's bot must not change when this is applied.
+        """
+        raise NotImplementedError
+
+    def sample_secrets(self, state: State, seat: int, rng: Any) -> State:
+        """A copy of ``state`` with what ``seat`` cannot see dealt anew at random.
+
+        Close to ``perturb_secrets``, with two promises more, both checked by
+        the conformance kit: ``view(sample, seat) == view(state, seat)`` (and
+        the same legal actions), and the sample depends only on what ``seat``
+        may know and on ``rng`` (each hidden pool is put in a canonical order,
+        e.g. sorted, before it is shuffled), so two states that look the same
+        to the seat give the same sample for the same ``rng``. The PRNG state
+        (future dice and draws) is re-seeded from ``rng``.
         """
         raise NotImplementedError
 

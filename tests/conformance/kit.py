@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from games import bots
 from games.engine import registry
 from games.engine.base import Game
 from games.engine.rng import Rng
+from games.engine.search import Budget
 
 GAME_KEYS = [entry.key for entry in registry.registrations()]
 
@@ -49,7 +51,11 @@ def spread(game: Game, count: int) -> list[tuple[int, dict]]:
     ]
 
 
+#: The strong level's budget in the kit: a few iterations, no wall-time cap (so
+#: the choice is the same on a slow machine).
+KIT_BUDGET = Budget(iterations=4, seconds=None)
+
+
 def bot_choice(key: str, state: dict, seat: int, level: str, salt: str) -> dict:
     """The game's bot's choice, with the randomness the site gives it."""
-    bot = registry.registration(key).bot_module()
-    return bot.choose(state, seat, Rng.from_seed(f"kit:{salt}"), level=level)
+    return bots.choose(key, state, seat, Rng.from_seed(f"kit:{salt}"), level, KIT_BUDGET)

@@ -1,4 +1,4 @@
-"""Bots: every choice legal at every level, bot-only matches end, and no cheating.
+"""Bots: every choice legal at every level (strong too), bot-only matches end, and no cheating.
 
 A bot may read only what its seat may know. The kit changes everything else
 (``Game.perturb_secrets``) at decision points along bot-only games and checks
@@ -14,6 +14,8 @@ from games.engine.testing import play_random_game
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for, spread
 
 GAMES_PER_LEVEL = 6
+#: The strong level searches at every move (a few rollouts each): fewer games.
+GAMES_PER_LEVEL_STRONG = 2
 PROBES_PER_GAME = 12
 
 
@@ -30,7 +32,8 @@ def _bot_chooser(key, level):
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_bot_only_games_end_with_legal_choices(key, level):
     game = registry.get(key)
-    for index, (n, options) in enumerate(spread(game, GAMES_PER_LEVEL)):
+    count = GAMES_PER_LEVEL_STRONG if level == "strong" else GAMES_PER_LEVEL
+    for index, (n, options) in enumerate(spread(game, count)):
         run = play_random_game(
             game,
             n,

@@ -7,7 +7,7 @@ a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server, or
 ``SMOKI_FAULT_DB``), its
 own ``redis-server`` on a free port for the broker and another for the cache
 (``CACHE_URL``, reached through a TCP proxy in this script that can be cut),
-an aiosmtpd server inside this script, two Celery workers (``-Q celery`` and
+an aiosmtpd server inside this script, two Celery workers (``-Q celery,bots`` and
 ``-Q mail``), two beats, and gunicorn.
 Clocks and retries are shortened by the environment (beat every 2 s, relay
 after 3 s, stuck claims after 20 s, SMTP timeout 3 s).
@@ -368,7 +368,7 @@ def main() -> int:  # noqa: PLR0915 - one scripted story, read top to bottom
         smtp["server"].start()
 
     smtp_up()
-    worker = celery("worker", "worker", "-Q", "celery", "-c", "2", "-n", "default@%h")
+    worker = celery("worker", "worker", "-Q", "celery,bots", "-c", "2", "-n", "default@%h")
     mailer = celery("mail", "worker", "-Q", "mail", "-c", "2", "-n", "mail@%h")
     beats = [celery(f"beat{i}", "beat", "-s", str(LOGS / f"beat{i}-schedule")) for i in (1, 2)]
     web = Proc(

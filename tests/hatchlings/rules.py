@@ -152,6 +152,19 @@ class HatchlingsGame(Game):
         new["rng"] = f"{rng.next64():016x}"
         return new
 
+    def sample_secrets(self, state: State, seat: int, rng: Rng) -> State:
+        """Deal the unseen eggs (sorted) anew into the other hand and the clutch."""
+        new = _copy(state)
+        hidden_seats = [s for s in range(2) if s != seat]
+        pool = sorted([egg for s in hidden_seats for egg in new["hands"][s]] + new["clutch"])
+        pool = rng.shuffled(pool)
+        for s in hidden_seats:
+            count = len(new["hands"][s])
+            new["hands"][s], pool = pool[:count], pool[count:]
+        new["clutch"] = pool
+        new["rng"] = f"{rng.next64():016x}"
+        return new
+
     def public_action(self, action: Action) -> Action:
         """A buried egg goes face down: which egg stays secret until the end."""
         if action.get("type") == "bury":

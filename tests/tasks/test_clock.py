@@ -140,6 +140,26 @@ def test_a_missed_deadline_lets_the_bot_move_and_gives_a_strike(traveller, alice
     assert match.deadline == START + DAY + timedelta(minutes=1) + DAY, "bob's clock runs"
 
 
+def test_the_sweep_never_searches_even_for_a_seat_at_the_strong_level(
+    traveller, alice, bob, monkeypatch
+):
+    """A timed-out move is the heuristic's, made at once: a strong bot's search
+    runs on the bots' queue, never inside the sweep."""
+    from games.engine import search
+
+    match = two_player(alice, bob, time_per_move=DAY)
+    match.seats.filter(index=0).update(bot_level="strong")
+
+    def no_rollouts(*args, **kwargs):
+        raise AssertionError("the sweep ran a search")
+
+    monkeypatch.setattr(search, "rollout", no_rollouts)
+    traveller.move_to(START + DAY + timedelta(minutes=1))
+    assert timeouts.sweep() == {"timed out": 1}
+    match.refresh_from_db()
+    assert match.moves.get(seq=1).actor_kind == ActorKind.TIMEOUT
+
+
 def test_three_strikes_and_the_bot_keeps_the_seat_and_the_player_is_last(
     traveller, alice, bob, django_capture_on_commit_callbacks
 ):

@@ -112,10 +112,14 @@ def worker():
     app.conf.broker_transport_options = {}
     _drop_cached_connections()
     with app.connection_for_write() as conn:
-        for queue in ("celery", "mail"):
+        for queue in ("celery", "mail", "bots"):
             conn.default_channel.queue_purge(queue)
     with start_worker(
-        app, pool="threads", concurrency=2, perform_ping_check=False, queues=["celery", "mail"]
+        app,
+        pool="threads",
+        concurrency=2,
+        perform_ping_check=False,
+        queues=["celery", "mail", "bots"],
     ):
         yield
     (

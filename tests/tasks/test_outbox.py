@@ -69,16 +69,17 @@ def test_the_relay_runs_from_the_beat():
     assert tasks["games.tasks.relay_outbox"] <= 60
 
 
-def test_deliveries_have_their_own_queue():
-    """A hanging mail server can only hold the mail workers, never the sweep's."""
+def test_deliveries_and_bots_have_their_own_queues():
+    """A hanging mail server can only hold the mail workers, and a bot's search
+    only the bots' workers, never the sweep's."""
     route = app.amqp.router.route
     for name in ["deliver_notification", "send_digest", "send_daily_digests"]:
         assert route({}, f"games.tasks.{name}")["queue"].name == "mail", name
+    assert route({}, "games.tasks.play_bot_turns")["queue"].name == "bots"
     for name in [
         "sweep_deadlines",
         "wake_matches",
         "relay_outbox",
-        "play_bot_turns",
         "release_stuck_claims",
     ]:
         assert route({}, f"games.tasks.{name}")["queue"].name == "celery", name

@@ -192,6 +192,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     "vacation": Endpoint(("days", "end")),
     "set_language": Endpoint(("language", "next")),
     "unsubscribe": Endpoint((), args="unsubscribe"),
+    # "Play a bot now" on the lobby and each How to play page.
+    "match_play_bot": Endpoint(("level",), "game", MATCH_ROLES),
     # A match: play, seats, invitations, safety, notes, chat and reports.
     "match_act": Endpoint(("action", "version"), "match", MATCH_ROLES),
     "match_join": Endpoint(("token",), "match", MATCH_ROLES),

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from games import errors, lobby, services
 from games.engine.replay import replay
@@ -255,3 +256,71 @@ def test_an_all_bot_game_plays_to_the_end(alice, nogi, django_capture_on_commit_
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert verify_match(match).ok
+
+
+# -- The strong bot ---------------------------------------------------------------------
+
+
+def _strong_match(alice, nogi):
+    """Alice against a strong bot, after alice's first moves: the bot is to move."""
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}
+    )
+    lobby.fill_with_bots(user=alice, match=match, level="strong")
+    match.refresh_from_db()
+    while match.status == MatchStatus.ACTIVE and nogi.current_seats(match.state) == [0]:
+        play_one(match, nogi)
+        match.refresh_from_db()
+    return match
+
+
+def test_a_strong_bot_moves_with_the_settings_budget(alice, nogi, settings):
+    settings.SMOKI = {**settings.SMOKI, "BOT_STRONG_ITERATIONS": 4, "BOT_STRONG_SECONDS": 30}
+    match = _strong_match(alice, nogi)
+    assert match.seats.get(index=1).bot_level == "strong"
+    version = match.version
+    assert services.play_bot_turns(match.pk, 1) == 1
+    match.refresh_from_db()
+    assert match.version > version
+    assert match.moves.filter(actor_kind=ActorKind.BOT).count() == 1
+
+
+def test_a_worker_killed_during_a_search_loses_nothing(alice, nogi, settings, monkeypatch):
+    """Nothing is written until the move is submitted: the task's retry (or the
+    relay) plays the same move from the stored position."""
+    settings.SMOKI = {**settings.SMOKI, "BOT_STRONG_ITERATIONS": 12, "BOT_STRONG_SECONDS": 60}
+    match = _strong_match(alice, nogi)
+    Match.objects.filter(pk=match.pk).update(bots_due_at=timezone.now())
+    before = (match.version, match.state, match.moves.count())
+    real_sample = type(nogi).sample_secrets
+    calls = []
+
+    def killed(self, *args):
+        calls.append(1)
+        if len(calls) == 2:  # the second sample: rollouts were played
+            raise SystemExit("the worker was killed")  # mid-search
+        return real_sample(self, *args)
+
+    monkeypatch.setattr(type(nogi), "sample_secrets", killed)
+    with pytest.raises(SystemExit):
+        services.play_bot_turns(match.pk, 1)
+    match.refresh_from_db()
+    assert (match.version, match.state, match.moves.count()) == before
+    assert match.bots_due_at is not None, "the relay still knows the bot must move"
+    monkeypatch.setattr(type(nogi), "sample_secrets", real_sample)
+    assert services.play_bot_turns(match.pk, 1) == 1
+    retried = match.moves.get(seq=before[2])
+    # The same move an uninterrupted search makes from that position.
+    match.refresh_from_db()
+    assert retried.actor_kind == ActorKind.BOT
+    assert retried.action == _strong_choice(before, match)
+
+
+def _strong_choice(before, match):
+    from games import bots
+    from games.engine.rng import Rng
+    from games.services import strong_budget
+
+    version, state, _count = before
+    rng = Rng.from_seed(f"bot:{match.seed}:{version}:1")
+    return bots.choose("nogi", state, 1, rng, "strong", strong_budget())

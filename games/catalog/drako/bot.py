@@ -26,6 +26,10 @@ from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
+#: The strong level's search (games.bots.SEARCH_DEFAULTS): Drako's rollouts: about 14 a second of one core,
+#: so at most 12 a move keeps a search inside one second (docs/bots.md).
+SEARCH = {"max_iterations": 12}
+
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     legal = GAME.legal_actions(state, seat)
@@ -40,6 +44,13 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
     scores = [score(view, action) for action in legal]
     best = max(scores)
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
+
+
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """The heuristic's score of each legal action (the strong level searches the best)."""
+    view = GAME.view(state, seat)
+    score = _dragon_score if view["my_side"] == C.DRAGON else _dwarves_score
+    return [score(view, action) for action in legal]
 
 
 # Shared helpers on the view -----------------------------------------------------------------

@@ -416,6 +416,30 @@ class DrakoGame(Game):
         new["rng"] = f"{rng.next64():016x}"
         return new
 
+    def sample_secrets(self, state: State, seat: int, rng: Any) -> State:
+        """Deal the other side's hand and pile anew from its sorted cards (a side
+        asked to defend holds a defence card), new PRNG."""
+        new = _clone(state)
+        mine = side_of(state, seat)
+        for side in C.SIDES:
+            if side == mine:
+                continue
+            if state["phase"] == OVER:
+                new["piles"][side] = rng.shuffled(sorted(new["piles"][side]))
+                continue
+            pool = sorted(new["hands"][side] + new["piles"][side])
+            n_hand = len(new["hands"][side])
+            must_defend = bool(new["pending"]) and new["pending"]["kind"] == P_DEFEND
+            must_defend = must_defend and new["pending"]["side"] == side
+            for _attempt in range(200):
+                shuffled = rng.shuffled(pool)
+                if not must_defend or any(C.can_defend(side, c) for c in shuffled[:n_hand]):
+                    break
+            new["hands"][side] = shuffled[:n_hand]
+            new["piles"][side] = shuffled[n_hand:]
+        new["rng"] = f"{rng.next64():016x}"
+        return new
+
     # Acting ---------------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:

@@ -27,6 +27,10 @@ from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
+#: The strong level's search (games.bots.SEARCH_DEFAULTS): Drakon's rollouts: about 30 a second of one core (57 for the first edition),
+#: so at most 24 a move keeps a search inside one second (docs/bots.md).
+SEARCH = {"max_iterations": 24}
+
 #: What entering a room is worth to a hero, before the situational adjustments below.
 ROOM_WORTH: dict[str, float] = {
     "find_coin": 3.0,
@@ -101,6 +105,12 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
     scores = [sight.score(action) for action in legal]
     best = max(scores)
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
+
+
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """The heuristic's score of each legal action (the strong level searches the best)."""
+    sight = Sight(GAMES_BY_EDITION[state["edition"]].view(state, seat))
+    return [sight.score(action) for action in legal]
 
 
 class Sight:

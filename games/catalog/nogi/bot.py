@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots import choose_best
+from games.bots import choose_best, score_legal
 from games.catalog.nogi import components as C
 from games.catalog.nogi.rules import GAME, destination, knights_at
 from games.engine.base import Action, State
@@ -41,6 +41,11 @@ BACKMARKER_VALUE = 0.5
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     """Pick one legal action for ``seat``; raise ValueError if the seat cannot act."""
     return choose_best(GAME, state, seat, rng, level, _scorer)
+
+
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """The heuristic's score of each legal action (the strong level searches the best)."""
+    return score_legal(GAME, state, seat, legal, _scorer)
 
 
 def _scorer(view: Mapping[str, Any]):

@@ -399,6 +399,31 @@ class NogiGame(Game):
         new["rng"] = Rng(rng.next64()).dump()
         return new
 
+    def sample_secrets(self, state: State, seat: int, rng: Rng) -> State:
+        """Deal anew, from canonical (sorted) pools, what ``seat`` cannot see: the
+        other seats' shields with the undealt ones, the bunny values it did not
+        collect, the dragon stack's order; a new PRNG state."""
+        new = _clone(state)
+        others = [s for s in range(new["n_players"]) if s != seat]
+        mine = set(new["shields"][seat]) if 0 <= seat < new["n_players"] else set()
+        pool = rng.shuffled([i for i in range(len(C.SHIELDS)) if i not in mine])
+        for s in others:
+            count = len(new["shields"][s])
+            new["shields"][s], pool = pool[:count], pool[count:]
+        fields = sorted(new["bunnies"])
+        unseen = list(C.BUNNY_VALUES)
+        if 0 <= seat < new["n_players"]:
+            for value in new["collected"][seat]:
+                unseen.remove(value)
+        values = rng.shuffled(sorted(unseen))
+        for f in fields:
+            new["bunnies"][f] = values.pop()
+        for s in others:
+            new["collected"][s] = [values.pop() for _value in new["collected"][s]]
+        new["dragon_stack"] = rng.shuffled(sorted(new["dragon_stack"]))
+        new["rng"] = Rng(rng.next64()).dump()
+        return new
+
     def check_invariants(self, state: State) -> None:
         """Assert the invariants of spec A.6 and the conservation of every component."""
         check_position(state)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bots import choose_best
+from games.bots import choose_best, score_legal
 from games.catalog.seven_dragons import components as C
 from games.catalog.seven_dragons.rules import (
     GAME,
@@ -25,9 +25,19 @@ from games.catalog.seven_dragons.rules import (
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
+#: The strong level's search (games.bots.SEARCH_DEFAULTS): Seven Dragons' rollouts,
+#: about 5 a second of one core, so at most 4 a move keeps a search inside one
+#: second (docs/bots.md).
+SEARCH = {"max_iterations": 4}
+
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
     return choose_best(GAME, state, seat, rng, level, _scorer)
+
+
+def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
+    """The heuristic's score of each legal action (the strong level searches the best)."""
+    return score_legal(GAME, state, seat, legal, _scorer)
 
 
 def _grid(board: dict, silver: str) -> dict:

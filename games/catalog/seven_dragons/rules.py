@@ -397,6 +397,42 @@ class SevenDragonsGame(Game):
         new["rng"] = f"{rng.next64():016x}"
         return new
 
+    def sample_secrets(self, state: State, seat: int, rng: Any) -> State:
+        """Deal the other hands and the deck anew from the sorted unseen cards,
+        give the goals ``seat`` does not hold a random order, new PRNG."""
+        new = clone(state)
+        n = len(state["hands"])
+        if state["over"]:
+            new["deck"] = rng.shuffled(sorted(new["deck"]))
+        else:
+            others = [s for s in range(n) if s != seat]
+            pool = rng.shuffled(sorted([c for s in others for c in new["hands"][s]] + new["deck"]))
+            for s in others:
+                count = len(new["hands"][s])
+                new["hands"][s], pool = pool[:count], pool[count:]
+            new["deck"] = pool
+            hidden = [g for g in range(C.GOAL_SEATS) if g != seat]
+            colours = sorted(new["goals"][g] for g in hidden)
+            # A seat whose colour has seven connected panels would have won:
+            # no other seat holds such a colour (while nothing is pending).
+            largest = (
+                {}
+                if state["pending"]
+                else largest_groups(resolved_board(state["board"], state["pile"]))
+            )
+            for _attempt in range(50):
+                shuffled = rng.shuffled(colours)
+                if all(
+                    largest.get(colour, 0) < C.WIN_SIZE
+                    for g, colour in zip(hidden, shuffled, strict=True)
+                    if g < n
+                ):
+                    break
+            for g, colour in zip(hidden, shuffled, strict=True):
+                new["goals"][g] = colour
+        new["rng"] = f"{rng.next64():016x}"
+        return new
+
     # Acting ---------------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:

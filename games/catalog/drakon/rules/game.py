@@ -10,7 +10,7 @@ from games.catalog.drakon.rules.decisions import HANDLERS
 from games.catalog.drakon.rules.invariants import check_invariants
 from games.catalog.drakon.rules.lair import ENTRANCE_KEY
 from games.catalog.drakon.rules.legal import LEGAL, explain_refusal, place_refusal, typed_action
-from games.catalog.drakon.rules.secrets import perturb_secrets
+from games.catalog.drakon.rules.secrets import perturb_secrets, sample_secrets
 from games.catalog.drakon.rules.stack import run_tasks
 from games.catalog.drakon.rules.state import (
     ACTION,
@@ -312,6 +312,10 @@ class DrakonGame(Game):
     def perturb_secrets(self, state: State, seat: int | None, rng: Rng) -> State:
         """Other hands, the pile, hidden coin values and the PRNG changed (``rules.secrets``)."""
         return perturb_secrets(state, seat, rng)
+
+    def sample_secrets(self, state: State, seat: int, rng: Rng) -> State:
+        """Other hands, the pile and hidden coin values dealt anew from sorted pools."""
+        return sample_secrets(state, seat, rng)
 
     def check_invariants(self, state: State) -> None:
         check_invariants(state)

@@ -32,17 +32,31 @@ COIN_ATTEMPTS = 50
 
 def perturb_secrets(state: State, seat: int | None, rng: Rng) -> State:
     """A copy of ``state`` with everything ``seat`` (None: a spectator) must not know changed."""
+    return _redeal(state, seat, rng, canonical=False)
+
+
+def sample_secrets(state: State, seat: int, rng: Rng) -> State:
+    """A guess at what ``seat`` cannot see, for the search bot (``Game.sample_secrets``).
+
+    As ``perturb_secrets``, but every hidden pool is sorted before it is
+    shuffled, so the sample depends only on what the seat may know and ``rng``.
+    """
+    return _redeal(state, seat, rng, canonical=True)
+
+
+def _redeal(state: State, seat: int | None, rng: Rng, *, canonical: bool) -> State:
+    order = sorted if canonical else list
     new = copy_state(state)
     viewer = seat if is_seat(state, seat) else None
-    _reshuffle_tiles(new, viewer, rng)
+    _reshuffle_tiles(new, viewer, rng, order)
     if not state["over"]:  # at the end every pool is revealed; the hoard then is too
-        _reshuffle_coins(new, viewer, rng)
-    new["hoard"] = rng.shuffled(new["hoard"])
+        _reshuffle_coins(new, viewer, rng, order)
+    new["hoard"] = rng.shuffled(order(new["hoard"]))
     new["rng"] = Rng.from_seed(f"{rng.next64():016x}").dump()
     return new
 
 
-def _reshuffle_tiles(state: State, viewer: int | None, rng: Rng) -> None:
+def _reshuffle_tiles(state: State, viewer: int | None, rng: Rng, order=list) -> None:
     """Deal other seats' hands and the pile anew from the same tiles, keeping every count.
 
     A Warrior choosing tiles to put under the pile keeps the tiles chosen so
@@ -56,7 +70,7 @@ def _reshuffle_tiles(state: State, viewer: int | None, rng: Rng) -> None:
     loose = list(state["stack"])
     for other in others:
         loose += [tile for tile in state["hands"][other] if tile not in kept.get(other, [])]
-    loose = rng.shuffled(loose)
+    loose = rng.shuffled(order(loose))
     for other in others:
         fixed = kept.get(other, [])
         n_free = len(state["hands"][other]) - len(fixed)
@@ -65,7 +79,7 @@ def _reshuffle_tiles(state: State, viewer: int | None, rng: Rng) -> None:
     state["stack"] = loose
 
 
-def _reshuffle_coins(state: State, viewer: int | None, rng: Rng) -> None:
+def _reshuffle_coins(state: State, viewer: int | None, rng: Rng, order=list) -> None:
     """Give the hidden pools and the hoard other values, each pool keeping its coin count.
 
     A hidden pool never reaches the goal (that would have ended the game);
@@ -78,7 +92,7 @@ def _reshuffle_coins(state: State, viewer: int | None, rng: Rng) -> None:
         values += state["coins"][pool]
     goal = coin_goal(state)
     for _attempt in range(COIN_ATTEMPTS):
-        shuffled = rng.shuffled(values)
+        shuffled = rng.shuffled(order(values))
         pools, rest = {}, shuffled
         for pool in hidden:
             count = len(state["coins"][pool])

@@ -1,0 +1,143 @@
+"""The strong bot's search (``games.engine.search`` through ``games.bots``)."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from games import bots
+from games.engine import registry, search
+from games.engine.rng import Rng
+from games.engine.search import Budget
+from games.engine.testing import play_random_game
+
+TINY = Budget(iterations=4, seconds=None)
+
+
+def _positions(key, count=5):
+    """Decision points with more than one legal action, along a random game."""
+    game = registry.get(key)
+    run = play_random_game(game, 2, {}, f"search-{key}", thorough=False)
+    state = game.setup(2, run.options, run.seed)
+    found = []
+    for seat, action in run.moves:
+        if len(game.legal_actions(state, seat)) > 1:
+            found.append((state, seat))
+        state, _events = game.apply(state, seat, action)
+    stride = max(1, len(found) // count)
+    return found[::stride][:count]
+
+
+@pytest.mark.parametrize("key", ["nogi", "drako", "seven_dragons", "drakon", "drakon_classic"])
+def test_the_strong_bot_plays_only_legal_moves(key):
+    game = registry.get(key)
+    for index, (state, seat) in enumerate(_positions(key)):
+        found = bots.choose_with_report(
+            key, state, seat, Rng.from_seed(f"s{index}"), "strong", TINY
+        )
+        assert found.how == "search" and found.iterations == TINY.iterations
+        assert found.action in game.legal_actions(state, seat)
+
+
+def test_the_same_position_and_seed_give_the_same_move():
+    for index, (state, seat) in enumerate(_positions("nogi", 6)):
+        first = bots.choose("nogi", state, seat, Rng.from_seed(f"d{index}"), "strong", TINY)
+        again = bots.choose("nogi", state, seat, Rng.from_seed(f"d{index}"), "strong", TINY)
+        assert first == again
+
+
+def test_a_single_legal_action_answers_at_once_without_search(monkeypatch):
+    game = registry.get("drako")
+    state, seat = next(
+        (s, seat) for s, seat in _all_positions("drako") if len(game.legal_actions(s, seat)) == 1
+    )
+    monkeypatch.setattr(type(game), "sample_secrets", _no_sampling)
+    found = bots.choose_with_report("drako", state, seat, Rng.from_seed("one"), "strong", TINY)
+    assert found.how == "single" and found.iterations == 0
+    assert found.action == game.legal_actions(state, seat)[0]
+
+
+@pytest.mark.parametrize("budget", [Budget(0, 1.0), Budget(10, 0)])
+def test_a_budget_of_zero_falls_back_to_the_heuristic(monkeypatch, budget):
+    game = registry.get("nogi")
+    monkeypatch.setattr(type(game), "sample_secrets", _no_sampling)
+    for index, (state, seat) in enumerate(_positions("nogi", 6)):
+        found = bots.choose_with_report(
+            "nogi", state, seat, Rng.from_seed(f"z{index}"), "strong", budget
+        )
+        assert found.how == "heuristic"
+        assert found.action == bots.choose(
+            "nogi", state, seat, Rng.from_seed(f"z{index}"), "heuristic"
+        )
+
+
+def test_the_wall_time_cap_cuts_the_search_short_and_says_so():
+    game = registry.get("nogi")
+    state, seat = _positions("nogi", 3)[1]
+    ticks = iter(range(1000))
+    heuristic = registry.registration("nogi").bot_module().choose
+    found = search.search(
+        game,
+        state,
+        seat,
+        Rng.from_seed("cap"),
+        budget=Budget(iterations=500, seconds=3),
+        heuristic=lambda s, st, r: heuristic(s, st, r, level="heuristic"),
+        clock=lambda: float(next(ticks)),  # one "second" a rollout
+    )
+    assert found.cut_short
+    assert 1 <= found.iterations <= 3
+    assert found.action in game.legal_actions(state, seat)
+
+
+def test_a_search_uses_little_memory():
+    state, seat = _positions("drakon", 3)[1]
+    tracemalloc.start()
+    bots.choose("drakon", state, seat, Rng.from_seed("memory"), "strong", TINY)
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 20_000_000
+
+
+def test_rewards_rank_the_seat_from_first_to_last():
+    game = registry.get("nogi")
+    run = play_random_game(game, 3, {}, "reward", thorough=False)
+    result = game.result(run.final)
+    rewards = [search.reward(game, run.final, seat) for seat in range(3)]
+    for a in range(3):
+        for b in range(3):
+            if result.ranks[a] < result.ranks[b]:
+                assert rewards[a] > rewards[b]
+            if result.ranks[a] == result.ranks[b]:
+                assert rewards[a] == rewards[b]
+    assert all(0 <= r <= 1 for r in rewards)
+
+
+def _all_positions(key):
+    game = registry.get(key)
+    for index in range(10):
+        run = play_random_game(game, 2, {}, f"single-{key}-{index}", thorough=False)
+        state = game.setup(2, run.options, run.seed)
+        for seat, action in run.moves:
+            yield state, seat
+            state, _events = game.apply(state, seat, action)
+
+
+def _no_sampling(*args, **kwargs):
+    raise AssertionError("the search ran")
+
+
+def test_a_game_with_slow_rollouts_caps_its_iterations():
+    """Seven Dragons' rollouts are slow: its bot module keeps a search to a few."""
+    state, seat = _positions("seven_dragons", 2)[0]
+    found = bots.choose_with_report(
+        "seven_dragons", state, seat, Rng.from_seed("cap"), "strong", Budget(96, None)
+    )
+    assert (
+        found.iterations
+        == bots.search_settings(registry.registration("seven_dragons").bot_module())[
+            "max_iterations"
+        ]
+        < 96
+    )
