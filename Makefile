@@ -27,14 +27,9 @@ run: install
 	@mkdir -p var
 	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
 	  $(RUN) celery -A config --quiet worker --beat -Q celery,mail --loglevel=WARNING --concurrency=2 \
-	    --schedule=var/celerybeat-schedule & \
-	  $(RUN) python manage.py demo --announce http://$(HOST):$(PORT)/ & \
-
-	@echo "Smoki is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server and the workers)"
-	@trap 'kill 0' INT TERM EXIT; \
-	  $(RUN) celery -A config worker --beat -Q celery,mail --loglevel=INFO --concurrency=2 \
 	    --schedule=var/celerybeat-schedule -n main@%h & \
-	  $(RUN) celery -A config worker -Q bots --loglevel=INFO --concurrency=1 -n bots@%h & \
+	  $(RUN) celery -A config --quiet worker -Q bots --loglevel=WARNING --concurrency=1 -n bots@%h & \
+	  $(RUN) python manage.py demo --announce http://$(HOST):$(PORT)/ & \
 	  $(RUN) python manage.py runserver $(HOST):$(PORT)
 
 test: install

@@ -53,3 +53,27 @@ def test_announce_waits_for_the_site_then_prints_the_logins_and_the_address_last
 def test_announce_gives_up_on_a_site_that_never_answers():
     with pytest.raises(CommandError, match="did not answer"):
         call_command("demo", announce="http://127.0.0.1:9/", wait=0.5, stdout=StringIO())
+
+
+def test_make_run_starts_one_scheduler_a_bot_worker_and_the_site_in_one_recipe_line():
+    """A merge left `make run` with two recipes: the quiet one ended in a dangling
+    `&` and a second, loud one started another worker with its own beat, so two
+    schedulers sent every reminder twice and nothing served the bots' queue
+    quietly. One shell line starts each process once, under one trap."""
+    import re
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "-n", "-s", "run", "UV=uv"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.replace("\\\n", " ")
+    assert dry.count("--beat") == 1
+    assert len(re.findall(r"celery -A config --quiet worker", dry)) == 2
+    assert "-Q bots" in dry
+    assert dry.count("runserver") == 1
+    (line,) = [line for line in dry.splitlines() if "runserver" in line]
+    assert "--beat" in line and "-Q bots" in line and "demo --announce" in line
