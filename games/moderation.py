@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, notifications, roles, services, timeouts
+from games import bots, clock, notifications, roles, services, signals, timeouts
 from games.engine import registry
 from games.engine.base import IllegalAction
 from games.engine.replay import MODERATION, effective_moves, replay
@@ -107,6 +107,7 @@ def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
         match.finished_at = timezone.now()
         match.deadline = match.wake_at = match.waiting_on = None
         match.save()
+        signals.match_ended.send(sender=Match, match=match, seats=seats)
         _notify_players(match, seats)
         return _record(moderator, Kind.ABORT, reason, match=match, before=before)
 

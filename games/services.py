@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, i18n, match_rows, notifications, outbox
+from games import bots, clock, i18n, match_rows, notifications, outbox, signals
 from games.engine import registry, search
 from games.engine.base import IllegalAction
 from games.errors import (
@@ -265,6 +265,7 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
         seat.save(update_fields=["rank", "score"])
     # The one place a finished match tells the players' layer.
     ratings.rate_match(match, seats)
+    signals.match_ended.send(sender=Match, match=match, seats=seats)
     for seat in seats:
         if seat.user_id and seat.status not in (SeatStatus.BOT, SeatStatus.RESIGNED):
             notifications.queue(seat.user, match, NotificationKind.MATCH_FINISHED)
