@@ -86,62 +86,76 @@ def _size(svg: str) -> tuple[float, float]:
 
 
 def _placed(svg: str, x: float, y: float, width: float, height: float) -> str:
-    """A drawing moved to (x, y) and scaled to ``width`` × ``height`` as a group.
-
-    A nested ``<svg>`` would do the same, but resvg clips every nested
-    viewport with a mask as large as the whole picture: a board drawn as
-    fifty small ``<svg>`` cells took 55 ms to render, against 7 ms for an
-    empty sheet. A ``<g transform>`` needs no mask. The drawings keep their
-    content inside their viewBox, so nothing is lost by not clipping; a
-    drawing without a viewBox keeps its nested ``<svg>``.
-    """
+    """A drawing's own ``<svg>`` given its place and size on the sheet."""
     end = svg.index(">")
-    attrs = dict(_ATTR.findall(svg[:end]))
+    opening = re.sub(r'\s(?:x|y|width|height)="[^"]*"', "", svg[:end])
+    opening = opening.replace(
+        "<svg", f'<svg x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}"', 1
+    )
+    return opening + svg[end:]
+
+
+_SVG_OR_USE = re.compile(r"<svg\b[^>]*>|</svg>|<use\b[^>]*>", re.IGNORECASE)
+# What an <svg> says that still matters on the group standing in for it.
+_KEPT_ON_GROUP = {"class", "color", "fill", "stroke", "style", "font-size", "font-family"}
+
+
+def flatten(content: str) -> str:
+    """Every ``<svg>`` inside ``content`` turned into a scaled ``<g>``.
+
+    A nested ``<svg>`` is a viewport, and resvg clips every viewport with a
+    mask as large as the whole picture: a board drawn as fifty small
+    ``<svg>`` cells took 55 ms to render, against 6 ms for an empty sheet. A
+    ``<g transform>`` needs no mask. The drawings keep inside their viewBox,
+    so nothing is lost by not clipping. A ``<use>`` of a symbol without a size
+    is 100 % of its nearest viewport: it is given that viewport's size, so an
+    icon keeps the size the page gives it. An ``<svg>`` without a number for
+    its size stays a viewport.
+    """
+    stack: list[tuple[str, tuple[float, float] | None]] = []
+
+    def visit(found: re.Match) -> str:
+        tag = found.group(0)
+        lower = tag[:5].lower()
+        if lower == "</svg":
+            closing, _box = stack.pop()
+            return closing
+        if lower == "<use ":
+            box = stack[-1][1] if stack else None
+            if box is None or " width=" in tag:
+                return tag
+            return tag.replace("<use", f'<use width="{box[0]:g}" height="{box[1]:g}"', 1)
+        group = _as_group(tag)
+        if group is None:
+            stack.append(("</svg>", None))
+            return tag
+        opening, box = group
+        stack.append(("</g>", box))
+        return opening
+
+    return _SVG_OR_USE.sub(visit, content)
+
+
+def _as_group(tag: str) -> tuple[str, tuple[float, float]] | None:
+    """The ``<g>`` standing in for an ``<svg>`` opening tag, and the size its
+    content is drawn in (its viewBox's), or None to keep it a viewport."""
+    attrs = dict(_ATTR.findall(tag))
+    x, y = _number(attrs.get("x")) or 0.0, _number(attrs.get("y")) or 0.0
+    width, height = _number(attrs.get("width")), _number(attrs.get("height"))
+    if not width or not height:
+        return None
     box = [_number(v) for v in attrs.get("viewBox", "").replace(",", " ").split()]
     if len(box) != 4 or None in box or not box[2] or not box[3]:
-        body = re.sub(r'\s(?:x|y|width|height)="[^"]*"', "", svg[:end], count=4)
-        body = body.replace(
-            "<svg", f'<svg x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}"', 1
-        )
-        return body + svg[end:]
+        box = [0.0, 0.0, width, height]
     left, top, box_width, box_height = box
     scale = min(width / box_width, height / box_height)  # preserveAspectRatio's "meet"
     dx = x + (width - box_width * scale) / 2 - left * scale
     dy = y + (height - box_height * scale) / 2 - top * scale
     kept = "".join(f' {name}="{value}"' for name, value in attrs.items() if name in _KEPT_ON_GROUP)
-    opening = f'<g transform="translate({dx:.2f} {dy:.2f}) scale({scale:.4f})"{kept}>'
-    closing = svg.rindex("</svg>")
-    return opening + _sized_uses(svg[end + 1 : closing], box_width, box_height) + "</g>"
-
-
-_USE_OR_SVG = re.compile(r"<use\b[^>]*>|<svg\b|</svg>", re.IGNORECASE)
-
-
-def _sized_uses(content: str, width: float, height: float) -> str:
-    """Give each ``<use>`` directly in a drawing the drawing's size.
-
-    A ``<use>`` of a ``<symbol>`` without a size is 100 % of the nearest
-    viewport: the drawing's own ``<svg>`` on the page, the whole sheet once
-    the drawing is a group. Saying the size keeps the icon as the page draws it.
-    """
-    depth = 0
-
-    def visit(found: re.Match) -> str:
-        nonlocal depth
-        tag = found.group(0)
-        if tag.lower() == "<svg":
-            depth += 1
-        elif tag.lower() == "</svg>":
-            depth -= 1
-        elif depth == 0 and " width=" not in tag:
-            return tag.replace("<use", f'<use width="{width:g}" height="{height:g}"', 1)
-        return tag
-
-    return _USE_OR_SVG.sub(visit, content)
-
-
-# What a drawing's own <svg> says that still matters on the group standing in for it.
-_KEPT_ON_GROUP = {"class", "color", "fill", "stroke", "style", "font-size", "font-family"}
+    return f'<g transform="translate({dx:.2f} {dy:.2f}) scale({scale:.4f})"{kept}>', (
+        box_width,
+        box_height,
+    )
 
 
 def _number(text: str | None) -> float | None:
@@ -159,7 +173,9 @@ def sheet(html: str) -> str:
     for svg in drawings(html):
         width, height = _size(svg)
         if not width or not height:
-            defs.append(svg)  # a block of shared definitions only
+            # A block of shared definitions only (gradients, patterns): its
+            # content joins the sheet's, without a viewport of its own.
+            defs.append(svg[svg.index(">") + 1 : svg.rindex("</svg>")])
             continue
         if width > SHEET_WIDTH:
             height, width = height * SHEET_WIDTH / width, SHEET_WIDTH
@@ -170,7 +186,7 @@ def sheet(html: str) -> str:
     total = y + row
     used = sorted(set(_USE.findall("".join(placed))))
     symbols = icons.symbols(used)
-    content = "".join(placed)
+    content = flatten("".join(placed))
     content = _USE.sub(lambda m: f'href="#{m.group(1)}"', content)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'

@@ -18,32 +18,36 @@ CELL = (
 )
 
 
-def test_a_drawing_becomes_a_scaled_group_and_keeps_its_inner_sizes():
+def test_drawings_and_their_icons_become_scaled_groups_with_their_sizes_kept():
     sheet = board_picture.sheet(f"<div>{CELL}{CELL}</div>")
-    # The two cells are groups, scaled from 84 units into SMALL (64): no nested viewport.
+    assert sheet.count("<svg") == 1  # the sheet itself: no nested viewport
     groups = re.findall(
         r'<g transform="translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)"([^>]*)>', sheet
     )
-    assert [(float(x), float(y)) for x, y, _s, _a in groups] == [
+    # The two cells, scaled from 84 units into SMALL (64) and placed side by side,
+    # each holding its icon, scaled from 512 units into 20.
+    cells = [g for g in groups if 'class="field"' in g[3]]
+    assert [(float(x), float(y)) for x, y, _s, _a in cells] == [
         (0, 0),
         (64 + board_picture.GAP, 0),
     ]
-    assert [float(scale) for _x, _y, scale, _a in groups] == [pytest.approx(64 / 84, abs=1e-4)] * 2
-    assert all('class="field"' in attrs and 'color="#123456"' in attrs for *_r, attrs in groups)
-    # A <use> directly in the drawing is as big as the drawing's viewBox was, as on the page;
-    # the icon's own <svg> (a viewport still) keeps its size and its <use> is untouched.
+    assert [float(scale) for _x, _y, scale, _a in cells] == [pytest.approx(64 / 84, abs=1e-4)] * 2
+    assert all('color="#123456"' in attrs for *_r, attrs in cells)
+    icons = [g for g in groups if g not in cells]
+    assert [float(scale) for _x, _y, scale, _a in icons] == [pytest.approx(20 / 512, abs=1e-4)] * 2
+    # A <use> of a symbol takes its viewport's size, as on the page.
     assert sheet.count('<use width="84" height="84" href="#castle"') == 2
-    assert sheet.count('<svg width="20" height="20" viewBox="0 0 512 512"><use href="#bunny"') == 2
+    assert sheet.count('<use width="512" height="512" href="#bunny"') == 2
+    assert sheet.count("</g>") == 4
 
 
-def test_a_drawing_without_a_viewbox_stays_a_viewport_at_its_place():
-    sheet = board_picture.sheet(
-        '<p><svg width="30" height="10"><rect width="30" height="10"/></svg></p>'
+def test_an_svg_without_a_size_in_numbers_stays_a_viewport():
+    inner = (
+        '<svg width="100%" height="100%" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>'
     )
-    assert (
-        '<svg x="0.0" y="0.0" width="30.0" height="10.0"><rect width="30" height="10"/></svg>'
-        in sheet
-    )
+    sheet = board_picture.sheet(f'<p><svg width="30" height="10">{inner}</svg></p>')
+    assert inner in sheet
+    assert '<g transform="translate(0.00 0.00) scale(1.0000)">' + inner + "</g>" in sheet
 
 
 def test_the_style_sheet_keeps_only_rules_that_can_match_the_picture():
@@ -89,7 +93,7 @@ def test_a_label_it_does_not_understand_stays_text():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_every_game_picture_is_drawn_in_groups_with_no_text_left(key, alice, bob):
+def test_every_game_picture_is_one_viewport_with_no_text_left(key, alice, bob):
     from games import lobby
 
     game = registry.get(key)
@@ -101,9 +105,8 @@ def test_every_game_picture_is_drawn_in_groups_with_no_text_left(key, alice, bob
     svg = board_picture.board_svg(match, 0)
     if board_picture._outline_fonts():
         assert "<text" not in svg
-    # Every drawing of the board sits on the sheet as a group; only icons inside
-    # a drawing (each a small viewport of its own) remain <svg>.
-    top_level = re.findall(r'<g transform="translate', svg)
-    assert len(top_level) >= 1
+    # Every drawing of the board and every icon in it sits on the sheet as a
+    # group: the sheet is the one viewport.
+    assert svg.count("<svg") == 1 and '<g transform="translate' in svg
     png = board_picture.board_png(match, 0)
     assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 480
