@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import limits, lobby, notifications
 from games.errors import Conflict, Forbidden, NotFound, ServiceError
@@ -168,7 +169,11 @@ def challenge(user, game_key: str, opponent: str) -> Challenge:
             raise ServiceError(_("You can only challenge players above you."))
         if distance > rungs.reach():
             raise ServiceError(
-                _("You can challenge players at most %(n)d places above you.")
+                ngettext(
+                    "You can challenge players at most %(n)d place above you.",
+                    "You can challenge players at most %(n)d places above you.",
+                    rungs.reach(),
+                )
                 % {"n": rungs.reach()}
             )
         _refuse_if_busy(ladder, user, target_user)

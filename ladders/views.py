@@ -10,10 +10,11 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.errors import ServiceError
-from ladders import selectors, services
+from ladders import rungs, selectors, services
 from ladders.models import Challenge
 
 
@@ -72,7 +73,12 @@ def ladder_challenge(request, key: str):
         request,
         key,
         lambda: services.challenge(request.user, key, opponent),
-        _("Challenge sent: they have a week to accept it."),
+        ngettext(
+            "Challenge sent: they have %(n)d day to accept it.",
+            "Challenge sent: they have %(n)d days to accept it.",
+            rungs.accept_within().days,
+        )
+        % {"n": rungs.accept_within().days},
     )
 
 
