@@ -320,7 +320,8 @@ def _settle_from_match(found: Challenge, match: Match, seats, ladder: Ladder) ->
     if match.status != MatchStatus.FINISHED:
         _close(found, Outcome.CANCELLED, note="match cancelled")
         return
-    rank = {seat.user_id: seat.rank for seat in seats if not seat.is_bot}
+    # By the people seated (a seat a bot took over from its player keeps the player).
+    rank = {seat.user_id: seat.rank for seat in seats if seat.user_id}
     if set(rank) != {found.challenger_id, found.challenged_id}:
         # Someone else took the seat (the challenger shared the link) or a bot did.
         _close(found, Outcome.CANCELLED, note="not played by the two players")

@@ -192,3 +192,27 @@ def test_a_finished_challenge_match_is_recorded_once(ladder_of):
     match = finish(challenge.match, seat_ranks(challenge.match, p2))
     services.match_ended(match, list(match.seats.all()))  # told twice
     assert order() == ["p2", "p1"]
+
+
+def test_the_expiry_runs_on_the_beat_and_is_a_registered_task():
+    from django.conf import settings
+
+    from config.celery import app
+
+    beat = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert beat["ladders.tasks.expire_challenges"] <= 15 * 60
+    app.loader.import_default_modules()
+    assert "ladders.tasks.expire_challenges" in app.tasks
+
+
+def test_a_seat_filled_with_a_bot_cancels_the_challenge(ladder_of):
+    from games import lobby
+
+    p1, p2 = ladder_of(2)
+    challenge = services.challenge(p2, "drako", "p1")
+    lobby.fill_with_bots(user=p2, match=challenge.match)
+    challenge.match.refresh_from_db()
+    finish(challenge.match, [1, 2])
+    challenge.refresh_from_db()
+    assert challenge.outcome == Outcome.CANCELLED and not challenge.moved
+    assert order() == ["p1", "p2"]
