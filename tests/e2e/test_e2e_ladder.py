@@ -1,6 +1,7 @@
 """End-to-end: on a phone (390 px), a player joins a ladder, challenges the
 player above with the row's button, and the challenged player accepts from
-the ladder page and lands in the match. Nothing scrolls sideways."""
+the ladder page and lands in the match. Nothing scrolls sideways, and axe
+finds no serious or critical violation on the ladder page."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from playwright.sync_api import expect
 from ladders import services
 from ladders.models import Challenge
 from tests.e2e.helpers import log_in, make_player
+from tests.e2e.test_e2e_accessibility import serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,6 +52,10 @@ def test_join_challenge_and_accept_on_a_phone(live_server, window):
     log_in(alices.page, live_server.url, "alice")
     alices.page.goto(live_server.url + "/ladders/drako/")
     _fits(alices.page)
+    # axe finds nothing serious, light and dark, with the challenge to answer.
+    for scheme in ("light", "dark"):
+        alices.page.emulate_media(color_scheme=scheme)
+        assert serious_violations(alices.page) == [], scheme
     alices.page.locator(f"#challenge-{challenge.pk} button", has_text="Accept").click()
     expect(alices.page).to_have_url(re.compile(rf"/m/{challenge.match_id}/$"))
     alices.page.goto(live_server.url + "/players/alice/")
