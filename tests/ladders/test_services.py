@@ -4,7 +4,7 @@ challenge each way, accepting, declining, the result of the match, leaving."""
 from __future__ import annotations
 
 import pytest
-from django.core import mail  # noqa: F401  (the outbox is checked through Notification rows)
+from django.core import mail
 
 from games.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import Invitation, MatchStatus, Notification, NotificationKind, Visibility
@@ -237,3 +237,16 @@ def test_the_win_moves_everyone_between_down_one(ladder_of):
     assert order() == ["p1", "p2", "p6", "p3", "p4", "p5"]
     rungs = list(Entry.objects.order_by("rung").values_list("rung", flat=True))
     assert len(set(rungs)) == 6 and all(r > 0 for r in rungs)
+
+
+def test_the_challenged_player_is_emailed_through_the_outbox(ladder_of):
+    from games import notifications
+
+    p1, p2 = ladder_of(2)
+    challenge = services.challenge(p2, "drako", "p1")
+    row = Notification.objects.get(user=p1, match=challenge.match)
+    mail.outbox.clear()
+    notifications.deliver(row.pk)
+    (email,) = mail.outbox
+    assert email.to == ["p1@example.com"]
+    assert f"/m/{challenge.match_id}/" in email.body
