@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "players",
+    "ladders",
 ]
 
 MIDDLEWARE = [
@@ -302,6 +303,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
     "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
     "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
+    "expire-ladder-challenges": {
+        "task": "ladders.tasks.expire_challenges",
+        "schedule": 10 * _every,
+    },
     "daily-digests": {
         "task": "games.tasks.send_daily_digests",
         "schedule": crontab(hour=env.int("SMOKI_DIGEST_HOUR", default=7), minute=0),
@@ -422,6 +427,15 @@ SMOKI = {
     # The sweep wakes this many due matches itself and hands each further
     # batch to another worker (games.timeouts.sweep).
     "SWEEP_BATCH": env.int("SMOKI_SWEEP_BATCH", default=100),
+    # Ladders (docs/ladders.md): a player challenges at most LADDER_REACH
+    # places above their own; the challenged player accepts within
+    # LADDER_ACCEPT_DAYS or loses the challenge; a challenge's match gives
+    # LADDER_DAYS_PER_MOVE a move (loss on time); a player issues at most
+    # LADDER_CHALLENGES_PER_DAY challenges a day.
+    "LADDER_REACH": env.int("SMOKI_LADDER_REACH", default=3),
+    "LADDER_ACCEPT_DAYS": env.int("SMOKI_LADDER_ACCEPT_DAYS", default=7),
+    "LADDER_DAYS_PER_MOVE": env.int("SMOKI_LADDER_DAYS_PER_MOVE", default=3),
+    "LADDER_CHALLENGES_PER_DAY": env.int("SMOKI_LADDER_CHALLENGES_PER_DAY", default=5),
 }
 
 LOGGING = {

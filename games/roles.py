@@ -24,6 +24,11 @@ MODERATOR_PERMISSIONS = [
     ("games", "deactivate_user"),
     ("auth", "view_user"),
     ("accounts", "view_profile"),
+    ("ladders", "view_ladder"),
+    ("ladders", "view_entry"),
+    ("ladders", "view_challenge"),
+    ("ladders", "view_ladderaudit"),
+    ("ladders", "moderate_ladder"),
 ]
 
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import registry
 from games.errors import ServiceError
+from ladders.selectors import ladder_places
 from players import selectors, services
 
 
@@ -27,6 +28,7 @@ def player_page(request, username: str):
     context = {
         "data": data,
         "is_me": request.user.is_authenticated and request.user.pk == data.user.pk,
+        "ladder_places": ladder_places(data.user),
     }
     return render(request, "players/player.html", context)
 

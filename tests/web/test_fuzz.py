@@ -49,6 +49,8 @@ from hypothesis.extra.django import TestCase
 from games import chat, lobby, move_links, notifications, safety
 from games.engine import registry
 from games.models import DeliveryStatus, Notification, NotificationKind, Visibility
+from ladders import services as ladders
+from ladders.models import Entry
 
 # An example costs 7 ms (a refused admin or allauth form) to 40 ms (the
 # profile page) of CPU; 300 per endpoint take the whole file about 3 minutes
@@ -211,6 +213,12 @@ ENDPOINTS: dict[str, Endpoint] = {
     "email_move": Endpoint((), "email_move", MATCH_ROLES),
     # Players: blocking another player from their page.
     "player_block": Endpoint(("do",), "player", MATCH_ROLES),
+    # Ladders: joining, leaving, challenging, answering a challenge.
+    "ladder_join": Endpoint((), "game", MATCH_ROLES),
+    "ladder_leave": Endpoint((), "game", MATCH_ROLES),
+    "ladder_challenge": Endpoint(("opponent",), "game", MATCH_ROLES),
+    "ladder_accept": Endpoint((), "challenge", MATCH_ROLES),
+    "ladder_decline": Endpoint((), "challenge", MATCH_ROLES),
     # Accounts (allauth): the forms the site links to.
     "account_login": Endpoint(("login", "password", "remember"), also_refusals=FORM_REFUSALS),
     "account_signup": Endpoint(
@@ -233,6 +241,10 @@ ENDPOINTS: dict[str, Endpoint] = {
     "admin:games_notification_resend": Endpoint(("reason", "confirm"), "resend", ADMIN_ROLES),
     "admin:games_notification_changelist": Endpoint(
         ("action", "_selected_action", "select_across", "index"), roles=ADMIN_ROLES
+    ),
+    "admin:ladders_entry_remove": Endpoint(("reason", "confirm"), "ladder_entry", ADMIN_ROLES),
+    "admin:ladders_challenge_cancel": Endpoint(
+        ("reason", "confirm"), "ladder_challenge", ADMIN_ROLES
     ),
     "admin:login": Endpoint(("username", "password", "next"), roles=ADMIN_ROLES),
     # The rest of the desk's pages for Smoki's models: read-only, so every
@@ -266,6 +278,8 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),
     "leaderboard": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "leaderboards": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
+    "ladder_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
+    "ladder_detail": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "admin:games_match_changelist": Endpoint(
         ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
         roles=ADMIN_ROLES,
@@ -276,7 +290,7 @@ GET_EXAMPLES = max(1, EXAMPLES // 3)
 
 # Admin pages covered by "admin:read_only_pages": every page Django's admin
 # makes for a model of Smoki's, but those with their own entry above.
-SMOKI_APPS = ("games", "accounts", "players")
+SMOKI_APPS = ("games", "accounts", "players", "ladders")
 ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
 
 # Views that accept POST but are not Smoki's to fuzz, each with why.
@@ -415,6 +429,16 @@ class FuzzEveryForm(TestCase):
             last_error="550 mailbox full",
             read_at=timezone.now(),  # history: bob's unread "your turn" is the game's own
         )
+        # The Drako ladder: alice, bob, erin, carol, dave after erin's won
+        # challenge; carol has challenged alice ("seat"), dave bob.
+        for user in (cls.alice, cls.bob, cls.carol, cls.dave, cls.erin):
+            ladders.join(user, "drako")
+        cls.challenge_done = ladders.challenge(cls.erin, "drako", "carol")
+        ladders.decline(cls.carol, cls.challenge_done.pk)
+        cls.challenge_mine = ladders.challenge(cls.carol, "drako", "alice")
+        cls.challenge_others = ladders.challenge(cls.dave, "drako", "bob")
+        cls.ladder_entry = Entry.objects.get(user=cls.erin)
+
         game = registry.get("nogi")
         seat = cls.active.seats.get(user=cls.alice).index
         legal = game.legal_actions(cls.active.state, seat) or game.legal_actions(
@@ -532,6 +556,20 @@ class FuzzEveryForm(TestCase):
             return reverse(name, args=[target])
         if args == "game":
             return reverse(name, args=[target])
+        if args == "challenge":
+            pk = {
+                "mine": self.challenge_mine.pk,
+                "others": self.challenge_others.pk,
+                "done": self.challenge_done.pk,
+                "missing": 10**6,
+                "huge": 2**63,
+            }[target]
+            return reverse(name, args=[pk])
+        if args == "ladder_challenge":
+            pk = {"open": self.challenge_others.pk, "done": self.challenge_done.pk}.get(target)
+            return reverse(name, args=[pk or 10**6])
+        if args == "ladder_entry":
+            return reverse(name, args=[self.ladder_entry.pk if target == "real" else 10**6])
         if args == "admin_page":
             page, which = target
             if page.endswith(("_changelist", "_add")):
@@ -588,7 +626,10 @@ TARGETS = {
     "invite": st.sampled_from(["gathering", "other", "nul", "garbage", "long"]),
     "email_move": st.sampled_from(["good", "forged", "truncated", "other match", "garbage"]),
     "player": st.sampled_from(["alice", "bob", "carol", "mod", "nobody", "²٣", "x" * 200]),
-    "game": st.sampled_from(["nogi", "drakon", "hatchlings", "chess", "x" * 100]),
+    "game": st.sampled_from(["nogi", "drako", "drakon", "hatchlings", "chess", "x" * 100]),
+    "challenge": st.sampled_from(["mine", "others", "done", "missing", "huge"]),
+    "ladder_challenge": st.sampled_from(["open", "done", "missing"]),
+    "ladder_entry": st.sampled_from(["real", "missing"]),
 }
 
 

@@ -28,6 +28,7 @@ from django.test import Client
 
 from games import lobby, safety
 from games.engine import registry
+from ladders import services as ladders
 from tests.web.test_i18n import CATALOGUES, parse_po, po_path
 
 pytestmark = pytest.mark.django_db
@@ -156,6 +157,13 @@ def pages_of_a_player(language: str):
     lobby.invite_user(user=me, match=gathering, username=other.username)
     visits += [(mine, f"/m/{gathering.pk}/"), (theirs, f"/m/{gathering.pk}/"), (theirs, "/")]
     visits.append((theirs, "/notifications/"))
+    # A ladder: a declined challenge among the results, an open one to answer.
+    for user in (me, other):
+        ladders.join(user, "drako")
+    ladders.decline(me, ladders.challenge(other, "drako", me.username).pk)
+    ladders.challenge(me, "drako", other.username)
+    visits += [(mine, "/ladders/"), (theirs, "/ladders/drako/"), (mine, "/ladders/drako/")]
+    visits.append((mine, f"/players/{me.username}/"))
     return visits, {me.username, other.username}
 
 
