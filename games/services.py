@@ -427,7 +427,9 @@ def _apply_timeout(match: Match, game, seats: list[Seat], seat: Seat) -> bool:
     seat.strikes += 1
     if seat.strikes >= STRIKES_BEFORE_BOT:
         seat.status = SeatStatus.BOT
-    seat.save(update_fields=["strikes", "status"])
+    # The statement kept once per process (as the move's own writes), not
+    # an UPDATE built by the ORM for each timed-out seat of a sweep.
+    match_rows.update(seat, ["strikes", "status"])
     # The sweep never searches: the timed-out move is the heuristic's (a zero
     # budget), at once; a seat the bots took over then plays at its level on
     # the bots' queue.
