@@ -288,6 +288,7 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_ROUTES = {
     "games.tasks.play_bot_turns": {"queue": "bots"},
     "games.tasks.deliver_notification": {"queue": "mail"},
+    "games.tasks.deliver_notifications": {"queue": "mail"},
     "games.tasks.send_digest": {"queue": "mail"},
     "games.tasks.send_daily_digests": {"queue": "mail"},
 }
@@ -427,6 +428,8 @@ SMOKI = {
     # The sweep wakes this many due matches itself and hands each further
     # batch to another worker (games.timeouts.sweep).
     "SWEEP_BATCH": env.int("SMOKI_SWEEP_BATCH", default=100),
+    # Due matches woken together in one transaction (games.timeouts.wake_together).
+    "SWEEP_TOGETHER": env.int("SMOKI_SWEEP_TOGETHER", default=25),
     # Ladders (docs/ladders.md): a player challenges at most LADDER_REACH
     # places above their own; the challenged player accepts within
     # LADDER_ACCEPT_DAYS or loses the challenge; a challenge's match gives

@@ -5,7 +5,7 @@ nothing: mail scanners open links); ``play`` applies it when the player
 presses the page's one button. The player need not be logged in, and is not
 logged in by it: the token stands for that one action of that seat at that
 version, and the move goes through the same road as any other
-(``timeouts.submit_player_action``).
+(``services.submit_player_action``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from games import limits, move_links, presenters
 from games.engine import registry
 from games.errors import Conflict, NotFound
 from games.models import Match, MatchStatus, Move, SeatStatus
-from games.timeouts import submit_player_action
+from games.services import submit_player_action
 
 VALID, STALE, EXPIRED = "valid", "stale", "expired"
 

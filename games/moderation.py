@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, notifications, roles, services, signals, timeouts
+from games import bots, clock, notifications, roles, services, signals
 from games.engine import registry
 from games.engine.base import IllegalAction
 from games.engine.replay import MODERATION, effective_moves, replay
@@ -145,7 +145,7 @@ def force_timeout(moderator, match: Match, reason: str) -> ModerationAction:
         seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
         if seat is None:
             raise Conflict(_("Nobody is to move."))
-        timeouts.apply_timeout(match, game, seats, seat, timezone.now())
+        services.apply_timeout(match, game, seats, seat, timezone.now())
         match.refresh_from_db()
         return _record(
             moderator,
@@ -473,7 +473,7 @@ def _take_seat_away(match: Match, user) -> None:
     seat = next(s for s in seats if s.user_id == user.pk)
     game = registry.get(match.game_key)
     if clock.loses_on_time(match):
-        timeouts.lose_on_time(
+        services.lose_on_time(
             match, seats, seat, {"reason": "deactivated", "deactivated": seat.index}
         )
         return

@@ -63,6 +63,8 @@ logger = logging.getLogger(__name__)
 RECENTLY_VIEWED = timedelta(minutes=5)
 UNSUBSCRIBE_SALT = "smoki.unsubscribe"
 DELIVER_NOTIFICATION = "games.tasks.deliver_notification"
+#: Several rows' deliveries in one task (the sweep's batch of matches).
+DELIVER_NOTIFICATIONS = "games.tasks.deliver_notifications"
 
 # Which profile preference governs each kind.
 PREFERENCE_FIELD = {
@@ -109,7 +111,7 @@ def queue(
         return None
     version = match.version if version is None else version
     batch = _open_batch()
-    if batch is not None and batch.match_id == match.pk:
+    if batch is not None and batch.covers(match.pk):
         if surely_new:
             batch.add(_Event(user, match, kind, version, tag, seat))
             return None
@@ -161,16 +163,20 @@ class _Event:
         self.now = timezone.now()
 
     @property
-    def key(self) -> tuple[int, str]:
-        return (self.user.pk, self.kind)
+    def key(self) -> tuple[int, int, str]:
+        return (self.match.pk, self.user.pk, self.kind)
 
 
 class _Batch:
-    """The events one match's transaction queues, written together."""
+    """The events one match's transaction queues (or, ``match_id`` None, the
+    sweep's transaction over a batch of matches), written together."""
 
-    def __init__(self, match_id: int):
+    def __init__(self, match_id: int | None):
         self.match_id = match_id
-        self.events: dict[tuple[int, str], _Event] = {}
+        self.events: dict[tuple[int, int, str], _Event] = {}
+
+    def covers(self, match_id: int) -> bool:
+        return self.match_id is None or self.match_id == match_id
 
     def add(self, event: _Event) -> None:
         """Queue ``event``. A later event of the same (user, kind) in the batch
@@ -185,7 +191,7 @@ class _Batch:
     def flush(self) -> None:
         if self.events:
             events, self.events = list(self.events.values()), {}
-            _upsert(events)
+            _upsert(events, gather=self.match_id is None)
 
 
 _batches = threading.local()
@@ -211,11 +217,28 @@ def batched(match: Match):
     Inside a block already open for the same match (a timeout's move), the
     events join that block's batch, keeping its order and its one statement."""
     open_batch = _open_batch()
-    if open_batch is not None and open_batch.match_id == match.pk:
+    if open_batch is not None and open_batch.covers(match.pk):
         yield open_batch
         return
+    with _batch(match.pk) as batch:
+        yield batch
+
+
+@contextmanager
+def batched_matches():
+    """``batched`` for the sweep's transaction over several locked matches:
+    the surely-new events of every match woken in it are written in one
+    statement when it ends (each match's own ``batched`` block joins it), and
+    the deliveries of the rows written are handed over together, as one
+    ``deliver_notifications`` task, after the commit."""
+    with _batch(None) as batch:
+        yield batch
+
+
+@contextmanager
+def _batch(match_id: int | None):
     stack = _batches.__dict__.setdefault("stack", [])
-    batch = _Batch(match.pk)
+    batch = _Batch(match_id)
     stack.append(batch)
     try:
         yield batch
@@ -245,11 +268,14 @@ _UPDATED = ("version", "tag", "created_at", "status", "attempts", "next_attempt_
 _CLEARED = ("claimed_at", "sent_at")
 
 
-def _upsert(events: list[_Event]) -> None:
-    """Write surely-new events of one match, at most one per (user, kind), in
-    one locked upsert on the partial unique index ``notification_one_unread``:
+def _upsert(events: list[_Event], gather: bool = False) -> None:
+    """Write surely-new events, at most one per (match, user, kind), in one
+    locked upsert on the partial unique index ``notification_one_unread``:
     a new row, or the unread row of its (user, match, kind) brought up to date
-    unless it is about a later version (``queue``'s rules, row for row)."""
+    unless it is about a later version (``queue``'s rules, row for row).
+
+    ``gather``: the rows' deliveries are handed over as one task after the
+    commit (the sweep's batch of matches), not one task each."""
     ops = connection.ops
     table = ops.quote_name(Notification._meta.db_table)
     params: list = []
@@ -283,15 +309,24 @@ def _upsert(events: list[_Event]) -> None:
             [f"{q(c)} = EXCLUDED.{q(c)}" for c in _UPDATED] + [f"{q(c)} = NULL" for c in _CLEARED]
         )
         + f" WHERE {table}.{q('version')} <= EXCLUDED.{q('version')}"
-        f" RETURNING {q('id')}, {q('user_id')}, {q('kind')}, {q('status')}"
+        f" RETURNING {q('id')}, {q('match_id')}, {q('user_id')}, {q('kind')}, {q('status')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        written = {(user_id, kind): (pk, status) for pk, user_id, kind, status in cursor.fetchall()}
+        written = {
+            (match_id, user_id, kind): (pk, status)
+            for pk, match_id, user_id, kind, status in cursor.fetchall()
+        }
+    pending = []
     for event in events:
         pk, status = written.get(event.key, (None, None))
         if status == DeliveryStatus.PENDING:
-            outbox.hand_over_after_commit(DELIVER_NOTIFICATION, pk)
+            pending.append(pk)
+    if gather and len(pending) > 1:
+        outbox.hand_over_after_commit(DELIVER_NOTIFICATIONS, pending)
+        return
+    for pk in pending:
+        outbox.hand_over_after_commit(DELIVER_NOTIFICATION, pk)
 
 
 SKIPPED_NEVER = "Not sent: the player chose never to be emailed about this."

@@ -8,6 +8,9 @@ notifications) is queued with ``transaction.on_commit`` so it only ever sees
 committed moves; tasks are queued by name, so this module never imports the
 task module (which imports it).
 
+A player's move enters by ``submit_player_action`` (the match page and the
+email's link), which applies a missed deadline first (``time_out``,
+``apply_timeout``: the clock's writes on one match, which the sweep uses too).
 The lobby (``games.lobby``), the clock's sweep (``games.timeouts``), chat,
 moderation and the accounts app's own writes live in their own modules and
 call in here.
@@ -33,7 +36,16 @@ from games.errors import (
     StaleVersion,
     TimeRanOut,
 )
-from games.models import ActorKind, Match, MatchStatus, Move, NotificationKind, Seat, SeatStatus
+from games.models import (
+    STRIKES_BEFORE_BOT,
+    ActorKind,
+    Match,
+    MatchStatus,
+    Move,
+    NotificationKind,
+    Seat,
+    SeatStatus,
+)
 from players import ratings
 
 PLAY_BOT_TURNS = "games.tasks.play_bot_turns"
@@ -106,6 +118,27 @@ def _save_changed(match: Match, before: dict) -> None:
     match_rows.update(match, fields)
 
 
+def submit_player_action(match: Match | int, user, action, expected_version: int) -> Move:
+    """A player's move: the entry of the match page, its htmx panel and the
+    "your turn" email's link.
+
+    A move made after the deadline must not beat the clock just because the
+    sweep has not run yet (the worker was down, the beat late). The deadline
+    is checked under the move's own lock (``submit_action`` raises
+    ``TimeRanOut``), so a move on time reads the match once; a late one has
+    the timeout applied first, in its own transaction (``time_out``), and is
+    then refused with the position after the timeout.
+    """
+    try:
+        return submit_action(match, user, action, expected_version)
+    except TimeRanOut:
+        match_id = match if isinstance(match, int) else match.pk
+        if time_out(match_id):
+            raise
+    # Another sweeper held the match: try again, refused if still overdue.
+    return submit_action(match, user, action, expected_version)
+
+
 def submit_action(
     match: Match | int,
     user,
@@ -145,7 +178,7 @@ def submit_action(
         seat = _acting_seat(seats, user, seat_index, actor_kind)
         if actor_kind == ActorKind.PLAYER and clock.overdue(match, timezone.now()):
             # No sweep has applied the missed deadline yet: a move now would
-            # beat the clock (``timeouts.submit_player_action`` applies it first).
+            # beat the clock (``submit_player_action`` applies it first).
             raise TimeRanOut()
         if expected_version != match.version:
             raise StaleVersion(
@@ -325,3 +358,90 @@ def play_bot_turns(match_id: int, limit: int) -> int:
             continue
         played += 1
     return played
+
+
+# The missed deadline: the sweep (``games.timeouts``), a player's late move
+# and a moderator's forced timeout all apply it here.
+
+#: The timed-out move is the heuristic's, made at once inside the sweep.
+NO_SEARCH = search.Budget(iterations=0, seconds=0)
+
+
+def time_out(match_id: int, now=None) -> bool:
+    """Apply a missed deadline to one match, in its own transaction, if it is
+    still missed under the lock. Returns whether it was applied (False: another
+    sweeper holds the row, or the deadline has been met or moved since).
+
+    The match is read as the sweep reads it (``match_rows.read``, skipping a
+    held row and a match no longer due)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match, seats = match_rows.read(match_id, lock=True, skip_locked=True, due_by=now)
+        if match is None or not clock.overdue(match, now):
+            return False
+        match_rows.remember_seats(match, seats)
+        game = registry.get(match.game_key)
+        seat = clock.waiting_seat(match, seats, match.seats_to_move(game))
+        if seat is None:
+            return False
+        apply_timeout(match, game, seats, seat, now)
+        return True
+
+
+def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> None:
+    """End a two-player match with ``seat`` ranked last (loss on time)."""
+    seat.status = SeatStatus.TIMED_OUT
+    seat.save(update_fields=["status"])
+    ranks = [2 if s.index == seat.index else 1 for s in seats]
+    scores = [None] * len(seats)
+    finish_match(
+        match, seats, ranks, scores, {"ranks": ranks, "scores": scores, "details": details}
+    )
+    match.save()
+
+
+def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
+    """The seat missed its deadline: apply the match's timeout policy.
+
+    The caller holds the match's lock in its transaction. The notification
+    rows of the timeout and of the move it makes are written together
+    (``notifications.batched``), and the bots are handed the match after
+    them, in the order the move path hands them over."""
+    with notifications.batched(match):
+        moved = _apply_timeout(match, game, seats, seat)
+    if moved:
+        queue_bots_after_commit(match, game, seats)
+
+
+def _apply_timeout(match: Match, game, seats: list[Seat], seat: Seat) -> bool:
+    """Returns whether a move was made (False: the match was lost on time)."""
+    if seat.user_id:
+        # Under the match's lock, at a version no timeout has been applied
+        # at (applying one moves the game on or ends it): the row is new.
+        notifications.queue(
+            seat.user, match, NotificationKind.TIMED_OUT, seat=seat, surely_new=True
+        )
+    if clock.loses_on_time(match):
+        lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
+        return False
+    seat.strikes += 1
+    if seat.strikes >= STRIKES_BEFORE_BOT:
+        seat.status = SeatStatus.BOT
+    # The statement kept once per process (as the move's own writes), not
+    # an UPDATE built by the ORM for each timed-out seat of a sweep.
+    match_rows.update(seat, ["strikes", "status"])
+    # The sweep never searches: the timed-out move is the heuristic's (a zero
+    # budget), at once; a seat the bots took over then plays at its level on
+    # the bots' queue.
+    action = bots.choose_action(match, game, seat, NO_SEARCH)
+    submit_action(
+        match,
+        None,
+        action,
+        match.version,
+        seat_index=seat.index,
+        actor_kind=ActorKind.TIMEOUT,
+        queue_bots=False,
+        locked_seats=seats,
+    )
+    return True

@@ -1,11 +1,11 @@
-"""The clock's sweep: reminders and the timeout policy.
+"""The clock's sweep: reminders, and the timeout policy applied to the due.
 
 The beat runs ``sweep`` every minute. It reads the matches that are due from
 the ``wake_at`` index and wakes each in its own short transaction, so a slow
 match never holds the others and two sweepers never do the same work twice.
-A missed deadline is played by the bot (``apply_timeout``) through the move
-path, or ends a two-player match that is lost on time (``lose_on_time``,
-also used when a moderator deactivates a player).
+A missed deadline is applied by ``services.apply_timeout`` (the bot's move
+through the move path, or the loss on time of a two-player match), the write
+a player's late move applies too (``services.submit_player_action``).
 """
 
 from __future__ import annotations
@@ -14,23 +14,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import bots, clock, match_rows, notifications
+from games import clock, match_rows, notifications
 from games.engine import registry
-from games.engine.search import Budget
-from games.errors import TimeRanOut
-from games.models import (
-    STRIKES_BEFORE_BOT,
-    ActorKind,
-    Match,
-    NotificationKind,
-    Seat,
-    SeatStatus,
-)
+from games.models import NotificationKind
 from games.selectors import due_match_ids
-from games.services import finish_match, queue_bots_after_commit, submit_action
-
-#: The timed-out move is the heuristic's, made at once inside the sweep.
-NO_SEARCH = Budget(iterations=0, seconds=0)
+from games.services import apply_timeout
 
 
 def wake_match(match_id: int, now=None) -> str:
@@ -47,106 +35,58 @@ def wake_match(match_id: int, now=None) -> str:
         match, seats = match_rows.read(match_id, lock=True, skip_locked=True, due_by=now)
         if match is None:
             return "skipped"
-        match_rows.remember_seats(match, seats)
-        game = registry.get(match.game_key)
-        # Asked once per version: the move below asks the same (``seats_to_move``).
-        seat = clock.waiting_seat(match, seats, match.seats_to_move(game))
-        if seat is None:
-            match.wake_at = None
-            match.save(update_fields=["wake_at"])
-            return "nobody to move"
-        if clock.overdue(match, now):
-            # A late sweep sends only what is still true: "you ran out of
-            # time", not the reminders that fell due while it was not running.
-            apply_timeout(match, game, seats, seat, now)
-            return "timed out"
-        # Only the latest reminder due: it says what is true now, and it
-        # updates the unread one before it (one unread row per kind).
-        due = [hours for hours, when in clock.reminder_times(match, seat) if when <= now]
-        if due:
-            notifications.queue(
-                seat.user, match, NotificationKind.REMINDER, tag=f"{due[-1]}h", seat=seat
-            )
-        clock.refresh(match, seat, now)
-        match.save(update_fields=["wake_at", "deadline"])
-        return "reminded"
+        return _wake(match, seats, now)
 
 
-def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> None:
-    """End a two-player match with ``seat`` ranked last (loss on time)."""
-    seat.status = SeatStatus.TIMED_OUT
-    seat.save(update_fields=["status"])
-    ranks = [2 if s.index == seat.index else 1 for s in seats]
-    scores = [None] * len(seats)
-    finish_match(
-        match, seats, ranks, scores, {"ranks": ranks, "scores": scores, "details": details}
-    )
-    match.save()
-
-
-def apply_timeout(match: Match, game, seats: list[Seat], seat: Seat, now) -> None:
-    """The seat missed its deadline: apply the match's timeout policy.
-
-    The caller holds the match's lock in its transaction. The notification
-    rows of the timeout and of the move it makes are written together
-    (``notifications.batched``), and the bots are handed the match after
-    them, in the order the move path hands them over."""
-    with notifications.batched(match):
-        moved = _apply_timeout(match, game, seats, seat)
-    if moved:
-        queue_bots_after_commit(match, game, seats)
-
-
-def _apply_timeout(match: Match, game, seats: list[Seat], seat: Seat) -> bool:
-    """Returns whether a move was made (False: the match was lost on time)."""
-    if seat.user_id:
-        # Under the match's lock, at a version no timeout has been applied
-        # at (applying one moves the game on or ends it): the row is new.
+def _wake(match, seats, now) -> str:
+    """Wake one match its caller holds locked, read as due by ``now``."""
+    match_rows.remember_seats(match, seats)
+    game = registry.get(match.game_key)
+    # Asked once per version: the move below asks the same (``seats_to_move``).
+    seat = clock.waiting_seat(match, seats, match.seats_to_move(game))
+    if seat is None:
+        match.wake_at = None
+        match.save(update_fields=["wake_at"])
+        return "nobody to move"
+    if clock.overdue(match, now):
+        # A late sweep sends only what is still true: "you ran out of
+        # time", not the reminders that fell due while it was not running.
+        apply_timeout(match, game, seats, seat, now)
+        return "timed out"
+    # Only the latest reminder due: it says what is true now, and it
+    # updates the unread one before it (one unread row per kind).
+    due = [hours for hours, when in clock.reminder_times(match, seat) if when <= now]
+    if due:
         notifications.queue(
-            seat.user, match, NotificationKind.TIMED_OUT, seat=seat, surely_new=True
+            seat.user, match, NotificationKind.REMINDER, tag=f"{due[-1]}h", seat=seat
         )
-    if clock.loses_on_time(match):
-        lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
-        return False
-    seat.strikes += 1
-    if seat.strikes >= STRIKES_BEFORE_BOT:
-        seat.status = SeatStatus.BOT
-    seat.save(update_fields=["strikes", "status"])
-    # The sweep never searches: the timed-out move is the heuristic's (a zero
-    # budget), at once; a seat the bots took over then plays at its level on
-    # the bots' queue.
-    action = bots.choose_action(match, game, seat, NO_SEARCH)
-    submit_action(
-        match,
-        None,
-        action,
-        match.version,
-        seat_index=seat.index,
-        actor_kind=ActorKind.TIMEOUT,
-        queue_bots=False,
-        locked_seats=seats,
-    )
-    return True
+    clock.refresh(match, seat, now)
+    match.save(update_fields=["wake_at", "deadline"])
+    return "reminded"
 
 
-def submit_player_action(match: Match | int, user, action, expected_version: int):
-    """A player's move, after applying an expired clock.
+def wake_together(match_ids: list[int], now) -> list[str]:
+    """Wake a batch of matches in one transaction: the batch read with its
+    seats in one locked statement (``match_rows.read_due``, skipping held
+    and no longer due matches, as ``wake_match`` does), every match woken
+    as ``wake_match`` wakes it, the notification rows of them all written in
+    one statement and their deliveries handed over as one task after the one
+    commit. A match's wake costs three statements of its own (the strike,
+    the match's update, the move) instead of eight round trips and two
+    hand-overs. Returns one outcome per id ("skipped" for those not read).
 
-    A move made after the deadline must not beat the clock just because the
-    sweep has not run yet (the worker was down, the beat late): the timeout
-    is applied first, in its own transaction, and the move is then refused
-    (``TimeRanOut``) with the position after the timeout. The deadline is
-    checked under the move's own lock (``submit_action``), so a move on time
-    reads the match once.
-    """
+    If anything in the batch fails (a deadlock with another batch over the
+    players' rating rows, a bug in one match), nothing of it is kept and
+    each match is woken again in its own transaction, so one match cannot
+    hold back the others any more than before."""
     try:
-        return submit_action(match, user, action, expected_version)
-    except TimeRanOut:
-        match_id = match if isinstance(match, int) else match.pk
-        if wake_match(match_id) == "timed out":
-            raise
-    # Another sweeper held the match: try again, refused if still overdue.
-    return submit_action(match, user, action, expected_version)
+        with transaction.atomic(), notifications.batched_matches():
+            woken = [
+                _wake(match, seats, now) for match, seats in match_rows.read_due(match_ids, now)
+            ]
+    except Exception:  # noqa: BLE001 - any failure: each match on its own, as before
+        return [wake_match(match_id, now) for match_id in match_ids]
+    return woken + ["skipped"] * (len(match_ids) - len(woken))
 
 
 def sweep(now=None, limit: int = 1000, share=None, batch: int | None = None) -> dict[str, int]:
@@ -173,10 +113,12 @@ def sweep(now=None, limit: int = 1000, share=None, batch: int | None = None) -> 
 
 
 def wake_matches(match_ids: list[int], now=None) -> dict[str, int]:
-    """Wake each match in turn (``wake_match``). Returns counts by outcome."""
+    """Wake the matches, ``SWEEP_TOGETHER`` at a time in one transaction
+    (``wake_together``). Returns counts by outcome."""
     now = now or timezone.now()
+    together = settings.SMOKI["SWEEP_TOGETHER"]
     outcomes: dict[str, int] = {}
-    for match_id in match_ids:
-        outcome = wake_match(match_id, now)
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    for start in range(0, len(match_ids), together):
+        for outcome in wake_together(match_ids[start : start + together], now):
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return outcomes

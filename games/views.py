@@ -39,7 +39,7 @@ from games import (
     notifications,
     safety,
     selectors,
-    timeouts,
+    services,
 )
 from games import replay as history
 from games.engine import registry
@@ -383,7 +383,7 @@ def match_act(request, pk: int):
     if not request.user.is_authenticated:
         return _refuse(request, pk, Forbidden(_("Please log in first.")))
     try:
-        move = timeouts.submit_player_action(
+        move = services.submit_player_action(
             pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
         )
     except ServiceError as error:

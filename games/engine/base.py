@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.i18n import Msg, PluralMsg, _
+from games.engine.state import clone
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -82,8 +83,10 @@ class Game:
 
     - the attributes ``key``, ``title``, ``rules_version``, ``min_players``,
       ``max_players`` and ``options``;
-    - ``setup``, ``current_seats``, ``legal_actions``, ``apply``, ``view``,
-      ``result``: the pure rules;
+    - ``setup``, ``current_seats``, ``legal_actions``, ``resolve``, ``view``,
+      ``result``: the pure rules (``apply``, the same for every game, checks
+      an action with the hooks ``is_over``, ``is_turn_of``, ``is_legal`` and
+      ``why_illegal`` and has ``resolve`` play it on a copy);
     - ``perturb_secrets``: the conformance kit's way of proving that nothing a
       seat must not know leaks into its pages or its bot's choices;
     - ``sample_secrets``: a guess at the hidden information consistent with
@@ -125,7 +128,28 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """The new state and the events, without touching ``state``; raises ``IllegalAction``."""
+        """The new state and the events, without touching ``state``; raises ``IllegalAction``.
+
+        A template method, the same for every game, so no game can forget a
+        check or mutate its input: the game must not be over (``is_over``),
+        ``seat`` must be one it waits on (``is_turn_of``), the action must be
+        legal (``is_legal``, else the game's reason, ``why_illegal``); then the
+        rules play it on a copy (``copy_state``, ``resolve``). A game overrides
+        the hooks, not this.
+        """
+        if self.is_over(state):
+            raise IllegalAction(_("The game is over."))
+        if not self.is_turn_of(state, seat):
+            raise IllegalAction(_("It is not your turn."))
+        if not self.is_legal(state, seat, action):
+            raise self.why_illegal(state, seat, action)
+        new = self.copy_state(state)
+        return new, self.resolve(new, seat, action)
+
+    def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Play a legal ``action`` of ``seat`` on ``state`` (a copy ``apply`` owns,
+        changed in place) and return the events: the game's own rules only,
+        every check made already."""
         raise NotImplementedError
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -158,6 +182,33 @@ class Game:
         (future dice and draws) is re-seeded from ``rng``.
         """
         raise NotImplementedError
+
+    # Hooks of ``apply``'s checks, with defaults --------------------------------------------
+
+    def is_over(self, state: State) -> bool:
+        """Whether the game has ended (``apply`` then refuses every action).
+
+        The default asks ``result``; a game with a flag in its state reads it."""
+        return self.result(state) is not None
+
+    def is_turn_of(self, state: State, seat: Any) -> bool:
+        """Whether ``seat`` (any value a caller passes) is one the game waits on now."""
+        return type(seat) is int and seat in self.current_seats(state)
+
+    def is_legal(self, state: State, seat: int, action: Any) -> bool:
+        """Whether ``action`` (any value a caller passes) is legal for ``seat``,
+        whose turn it is. The default looks it up in ``legal_actions``; a game
+        may answer faster for its commonest actions."""
+        return action in self.legal_actions(state, seat)
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> IllegalAction:
+        """The refusal of an action known to be illegal, with a reason a player
+        understands (``apply`` raises it). Games say what exactly is wrong."""
+        return IllegalAction(_("You cannot do that now."))
+
+    def copy_state(self, state: State) -> State:
+        """The copy ``resolve`` changes, so ``apply`` never touches its input."""
+        return clone(state)
 
     # Optional hooks -------------------------------------------------------------------------
 

@@ -88,14 +88,13 @@ class HatchlingsGame(Game):
             actions += [{"type": "bury", "egg": egg} for egg in eggs]
         return actions
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["over"]:
-            raise IllegalAction(_("The game is over."))
-        if seat != state["active"] or isinstance(seat, bool):
-            raise IllegalAction(_("It is not your turn."))
-        if action not in self.legal_actions(state, seat):
-            raise IllegalAction(_("You cannot do that now: hatch or bury an egg from your hand."))
-        new = _copy(state)
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> IllegalAction:
+        return IllegalAction(_("You cannot do that now: hatch or bury an egg from your hand."))
+
+    def resolve(self, new: State, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
         egg = action["egg"]
         new["hands"][seat].remove(egg)
@@ -118,7 +117,7 @@ class HatchlingsGame(Game):
             events.append({"type": "game_over", "scores": list(new["scores"])})
         elif new["hands"][other]:
             new["active"] = other
-        return new, events
+        return events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return {

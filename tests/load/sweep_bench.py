@@ -11,6 +11,7 @@
    makes their deadlines pass, and times one sweep that handles all 1,000
    (a reminder and a timeout each: a bot move through submit_action, a
    strike and the notification rows), then checks every match moved once.
+   ``SWEEP_SINGLE=0`` leaves this step out.
 4. With SWEEP_WORKERS (default 2) and a Redis CELERY_BROKER_URL (default
    redis://127.0.0.1:6379/7, emptied first): 1,000 more such matches, a real
    Celery worker with that many processes, and the beat's task
@@ -19,6 +20,12 @@
    to ``wake_matches`` on the worker's other processes.
 
 Everything it creates carries a run id; the tables are emptied at the start.
+
+To compare two versions of the code on the same 1,000 matches without
+creating them for every run (minutes on a busy machine): ``SWEEP_IDLE=0
+SWEEP_PREPARED=make`` creates them and stops; copy that database
+(``createdb -T``) for each run and time step 4 alone over it with
+``SWEEP_PREPARED=use`` (docs/performance.md shows the commands).
 """
 
 from __future__ import annotations
@@ -35,6 +42,10 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_sweep"
 NOT_DUE = int(os.environ.get("SWEEP_IDLE", "100000"))  # idle matches inserted first
 DUE = 1_000
 WORKERS = int(os.environ.get("SWEEP_WORKERS", "2"))  # 0: no shared sweep
+SINGLE = os.environ.get("SWEEP_SINGLE", "1") != "0"  # 0: no single-process sweep (step 3)
+# "make": create the due matches of step 4 and stop (to copy the database as a
+# template); "use": time step 4 alone over the active matches already there.
+PREPARED = os.environ.get("SWEEP_PREPARED", "")
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/7"
 
 
@@ -63,6 +74,9 @@ def main() -> int:
 
     # Queued tasks (bots, emails) must not run here: only the sweep is timed.
     transaction.on_commit = lambda func, using=None, robust=False: None
+    if PREPARED == "use":
+        shared_sweep(list(Match.objects.filter(status="active").values_list("pk", flat=True)))
+        return 0
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -123,6 +137,13 @@ def main() -> int:
         print(f"created {DUE:,} real matches ({time.perf_counter() - t0:.1f} s)")
         return due
 
+    if PREPARED == "make":
+        create_due()
+        return 0
+    if not SINGLE:
+        if WORKERS:
+            shared_sweep(create_due())
+        return 0
     due = create_due()
     later = timezone.now() + timedelta(hours=13)
     print(f"load average before the sweep: {os.getloadavg()[0]:.1f}")

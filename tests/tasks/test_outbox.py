@@ -73,7 +73,12 @@ def test_deliveries_and_bots_have_their_own_queues():
     """A hanging mail server can only hold the mail workers, and a bot's search
     only the bots' workers, never the sweep's."""
     route = app.amqp.router.route
-    for name in ["deliver_notification", "send_digest", "send_daily_digests"]:
+    for name in [
+        "deliver_notification",
+        "deliver_notifications",
+        "send_digest",
+        "send_daily_digests",
+    ]:
         assert route({}, f"games.tasks.{name}")["queue"].name == "mail", name
     assert route({}, "games.tasks.play_bot_turns")["queue"].name == "bots"
     for name in [

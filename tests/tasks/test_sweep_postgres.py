@@ -103,7 +103,7 @@ def test_a_move_racing_the_sweep_is_applied_exactly_once():
         player = match.seats.get(index=0).user
 
         def move(match=match, action=action, player=player):
-            return timeouts.submit_player_action(match, player, action, 0)
+            return services.submit_player_action(match, player, action, 0)
 
         results = _run_together(move, timeouts.sweep)
         moves = list(Move.objects.filter(match=match, seq__gte=1))  # after the opening

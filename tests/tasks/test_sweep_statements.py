@@ -159,13 +159,16 @@ def test_a_batch_writes_what_queue_writes_one_by_one(alice, bob):
 
 
 def test_the_rows_are_handed_over_in_the_order_of_their_events(traveller, alice, bob):
-    """As one by one: the timed-out player's notice, then the next player's turn."""
+    """As one by one: the timed-out player's notice, then the next player's
+    turn, in the one hand-over of the sweep's batch (``deliver_notifications``)."""
     match = sweep_match(alice, bob)
     traveller.move_to(START + DAY + timedelta(minutes=1))
     with mock.patch.object(outbox, "hand_over_after_commit") as hand_over:
         assert timeouts.sweep() == {"timed out": 1}
     kinds = dict(Notification.objects.filter(match=match).values_list("pk", "kind"))
-    assert [kinds[c.args[1]] for c in hand_over.call_args_list] == [
+    (call,) = hand_over.call_args_list
+    assert call.args[0] == notifications.DELIVER_NOTIFICATIONS
+    assert [kinds[pk] for pk in call.args[1]] == [
         NotificationKind.TIMED_OUT,
         NotificationKind.YOUR_TURN,
     ]

@@ -442,20 +442,20 @@ class DrakoGame(Game):
 
     # Acting ---------------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["phase"] == OVER:
-            raise IllegalAction(_("The game is over."))
-        side = side_of(state, seat)
-        if side is None or self.current_seats(state) != [seat]:
-            raise IllegalAction(_("It is not your turn."))
-        legal = self.legal_actions(state, seat)
-        if action not in legal:
-            message, params = _why_illegal(state, side, action)
-            raise IllegalAction(message, **params)
-        new = _clone(state)
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> IllegalAction:
+        message, params = _why_illegal(state, side_of(state, seat), action)
+        return IllegalAction(message, **params)
+
+    def copy_state(self, state: State) -> State:
+        return _clone(state)
+
+    def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
-        _act(new, side, action, events)
-        return new, events
+        _act(state, side_of(state, seat), action, events)
+        return events
 
     # Invariants -----------------------------------------------------------------------------
 

@@ -315,33 +315,27 @@ class NogiGame(Game):
 
     # Acting ---------------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """Use one rolled die (A.2 steps 3-5), then start the next seat's turn (step 6)."""
-        self._refuse_illegal(state, seat, action)
-        new = _clone(state)
-        events: list[Event] = []
-        _use_die(new, seat, action, events)
-        if not new["over"]:
-            new["active"] = (seat + 1) % new["n_players"]
-            new["turn"] += 1
-            _begin_turn(new, events)
-        return new, events
+    def is_over(self, state: State) -> bool:
+        return state["over"]
 
-    def _refuse_illegal(self, state: State, seat: int, action: Action) -> None:
-        """Raise IllegalAction with a reason a player understands, unless the action is legal."""
-        if state["over"]:
-            raise IllegalAction(_("The game is over."))
-        if seat != state["active"] or isinstance(seat, bool):
-            raise IllegalAction(_("It is not your turn."))
-        legal = self.legal_actions(state, seat)
-        if action in legal:
-            return
+    def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Use one rolled die (A.2 steps 3-5), then start the next seat's turn (step 6)."""
+        events: list[Event] = []
+        _use_die(state, seat, action, events)
+        if not state["over"]:
+            state["active"] = (seat + 1) % state["n_players"]
+            state["turn"] += 1
+            _begin_turn(state, events)
+        return events
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> IllegalAction:
+        """A reason a player understands for an action known not to be legal."""
         if not isinstance(action, dict) or action.get("type") != USE_DIE:
-            raise IllegalAction(_("The only move is to use one of your rolled dice."))
+            return IllegalAction(_("The only move is to use one of your rolled dice."))
         die = action.get("die")
         if not isinstance(die, str) or die not in state["roll"]:
-            raise IllegalAction(_("Choose one of the dice you rolled this turn."))
-        raise IllegalAction(
+            return IllegalAction(_("Choose one of the dice you rolled this turn."))
+        return IllegalAction(
             _("The %(die)s die cannot be used that way: check which knight(s) it moves."),
             die=_(die),
         )

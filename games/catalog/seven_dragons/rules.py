@@ -435,18 +435,23 @@ class SevenDragonsGame(Game):
 
     # Acting ---------------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["over"]:
-            raise IllegalAction(_("The game is over."))
-        if isinstance(seat, bool) or seat != state["active"]:
-            raise IllegalAction(_("It is not your turn."))
-        if not _is_legal(state, seat, action):
-            message, params = _why_illegal(state, seat, action)
-            raise IllegalAction(message, **params)
-        new = clone(state)
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def is_legal(self, state: State, seat: int, action: Any) -> bool:
+        return _is_legal(state, seat, action)
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> IllegalAction:
+        message, params = _why_illegal(state, seat, action)
+        return IllegalAction(message, **params)
+
+    def copy_state(self, state: State) -> State:
+        return clone(state)
+
+    def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
-        _act(new, seat, action, events)
-        return new, events
+        _act(state, seat, action, events)
+        return events
 
     def check_invariants(self, state: State) -> None:
         check_position(state)

@@ -15,29 +15,19 @@ random: it walks the lair, enters every kind of room and uses the heroes.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import pytest
 
 from games.catalog.drakon import components as C
-from games.catalog.drakon.bot import choose
 from games.catalog.drakon.rules import GAME, Lair, key_of, lair_of, place_refusal, tiles_of
-from games.engine.base import resolve_options
 from games.engine.rng import Rng
-from games.engine.testing import play_random_game, run_many
+from games.engine.testing import run_many
+from tests.catalog.drakon.editions import bot_games, type_first, walk_the_lair
 
 #: Every combination of the optional rules except Escape with Short game (refused).
 GOALS = [{}, {"escape": True}, {"short_game": True}]
 SOLO_OPTIONS = [{**goal, "heroes": heroes} for goal in GOALS for heroes in (False, True)]
 TEAM_OPTIONS = [{**options, "team_play": True} for options in SOLO_OPTIONS]
-
-
-def type_first(state, seat, legal, rng):
-    """Pick an action type uniformly, then an action of that type."""
-    kinds = sorted({action["type"] for action in legal})
-    kind = kinds[rng.below(len(kinds))]
-    choices = [action for action in legal if action["type"] == kind]
-    return choices[rng.below(len(choices))]
 
 
 def test_option_sets_are_all_valid():
@@ -81,28 +71,11 @@ def test_hundreds_of_random_team_games():
 @pytest.mark.slow
 def test_games_that_walk_the_lair_reach_every_room_and_every_ending():
     """Type-first play: every effect decision shows up and the games still end."""
-    decisions = Counter()
-    endings = Counter()
     configurations = list(itertools.product([2, 3, 4, 5, 6], SOLO_OPTIONS)) + list(
         itertools.product([4, 6], TEAM_OPTIONS)
     )
-
-    def chooser(state, seat, legal, rng):
-        decisions[state["pending"][-1]["kind"]] += 1
-        return type_first(state, seat, legal, rng)
-
-    for i in range(420):
-        n_players, options = configurations[i % len(configurations)]
-        run = play_random_game(
-            GAME,
-            n_players,
-            resolve_options(GAME, options),
-            f"walk-{i}",
-            thorough=(i % 20 == 0),
-            chooser=chooser,
-        )
-        endings[run.final["end"]["reason"]] += 1
-    assert set(decisions) >= {
+    walk = walk_the_lair(GAME, configurations, 420, "walk")
+    assert set(walk.decisions) >= {
         "choose_hero",
         "action",
         "after_action",
@@ -118,12 +91,12 @@ def test_games_that_walk_the_lair_reach_every_room_and_every_ending():
         "druid",
         "warrior",
     }
-    assert set(endings) >= {"goal", "escape", "blocked"}
+    assert set(walk.endings) >= {"goal", "escape", "blocked"}
     # Under rules version 2 the no-progress end waits while a coin can change
     # hands, which random walks rarely exhaust: they meet the round limit
     # instead. Both sides of that guard have their own scenario tests in
     # test_drakon_rules_version.py.
-    assert set(endings) & {"exhausted", "turn_limit"}
+    assert set(walk.endings) & {"exhausted", "turn_limit"}
 
 
 def test_the_placement_fast_path_agrees_with_the_listed_placements():
@@ -174,25 +147,9 @@ def test_every_tile_in_a_hand_can_always_be_placed():
 
 @pytest.mark.parametrize("level", ["random", "heuristic"])
 def test_bots_playing_every_seat_finish_their_games(level):
-    def chooser(state, seat, legal, rng):
-        action = choose(state, seat, rng, level)
-        assert action in legal
-        return action
-
     configurations = [(2, {}), (3, {"heroes": True}), (4, {"team_play": True, "heroes": True}),
                       (5, {"escape": True}), (6, {"short_game": True, "heroes": True})]  # fmt: skip
-    endings = Counter()
-    for i in range(40):
-        n_players, options = configurations[i % len(configurations)]
-        run = play_random_game(
-            GAME,
-            n_players,
-            resolve_options(GAME, options),
-            f"bots-{level}-{i}",
-            thorough=(i % 10 == 0),
-            chooser=chooser,
-        )
-        assert run.final["over"] and GAME.result(run.final) is not None
-        endings[run.final["end"]["reason"]] += 1
+    endings = bot_games(GAME, level, configurations, 40, "bots")
+    assert sum(endings.values()) == 40
     if level == "heuristic":
         assert endings["goal"] + endings["escape"] >= 20  # it really collects coins

@@ -10,26 +10,17 @@ lair so that every room, character and ending shows up.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import pytest
 
-from games.catalog.drakon.bot import choose
 from games.catalog.drakon.rules import GAME_CLASSIC as GAME
-from games.engine.base import resolve_options
-from games.engine.testing import play_random_game, run_many
+from games.engine.testing import run_many
+from tests.catalog.drakon.editions import bot_games as bot_games_of
+from tests.catalog.drakon.editions import walk_the_lair
 
 OPTIONS = [
     {"heroes": heroes, "escape": escape} for heroes in (False, True) for escape in (False, True)
 ]
-
-
-def type_first(state, seat, legal, rng):
-    """Pick an action type uniformly, then an action of that type."""
-    kinds = sorted({action["type"] for action in legal})
-    kind = kinds[rng.below(len(kinds))]
-    choices = [action for action in legal if action["type"] == kind]
-    return choices[rng.below(len(choices))]
 
 
 def test_the_options_are_exactly_the_matrix():
@@ -52,30 +43,9 @@ def test_hundreds_of_random_games_over_every_player_count_and_option():
 
 def test_games_that_walk_the_lair_reach_every_room_character_and_ending():
     """Type-first play: every decision kind of this edition shows up and the games end."""
-    decisions = Counter()
-    endings = Counter()
-    abilities = Counter()
     configurations = list(itertools.product([2, 3, 4, 5, 6], OPTIONS))
-
-    def chooser(state, seat, legal, rng):
-        decisions[state["pending"][-1]["kind"]] += 1
-        action = type_first(state, seat, legal, rng)
-        if action["type"] in ("ability", "protect") or action.get("power"):
-            abilities[action.get("hero", state["hero_names"][seat])] += 1
-        return action
-
-    for i in range(120):
-        n_players, options = configurations[i % len(configurations)]
-        run = play_random_game(
-            GAME,
-            n_players,
-            resolve_options(GAME, options),
-            f"classic-walk-{i}",
-            thorough=(i % 20 == 0),
-            chooser=chooser,
-        )
-        endings[run.final["end"]["reason"]] += 1
-    assert set(decisions) == {
+    walk = walk_the_lair(GAME, configurations, 120, "classic-walk")
+    assert set(walk.decisions) == {
         "action",
         "after_action",
         "place_drakon",
@@ -89,34 +59,18 @@ def test_games_that_walk_the_lair_reach_every_room_character_and_ending():
         "knight_block",
         "warrior",
     }
-    assert set(abilities) == {"knight", "dwarf", "barbarian", "wizard", "thief", "amazon"}
-    assert set(endings) >= {"goal", "escape", "blocked"}
+    assert set(walk.abilities) == {"knight", "dwarf", "barbarian", "wizard", "thief", "amazon"}
+    assert set(walk.endings) >= {"goal", "escape", "blocked"}
+
+
+#: The bots' games: every player count, with and without Heroes! and Escape.
+CONFIGURATIONS = [(2, {}), (3, {"heroes": True}), (4, {"escape": True}),
+                  (5, {"heroes": True, "escape": True}), (6, {"heroes": True})]  # fmt: skip
 
 
 def bot_games(level):
     """30 games with the bot of ``level`` in every seat: the endings, checked as they go."""
-
-    def chooser(state, seat, legal, rng):
-        action = choose(state, seat, rng, level)
-        assert action in legal
-        return action
-
-    configurations = [(2, {}), (3, {"heroes": True}), (4, {"escape": True}),
-                      (5, {"heroes": True, "escape": True}), (6, {"heroes": True})]  # fmt: skip
-    endings = Counter()
-    for i in range(30):
-        n_players, options = configurations[i % len(configurations)]
-        run = play_random_game(
-            GAME,
-            n_players,
-            resolve_options(GAME, options),
-            f"classic-bots-{level}-{i}",
-            thorough=(i % 10 == 0),
-            chooser=chooser,
-        )
-        assert run.final["over"] and GAME.result(run.final) is not None
-        endings[run.final["end"]["reason"]] += 1
-    return endings
+    return bot_games_of(GAME, level, CONFIGURATIONS, 30, "classic-bots")
 
 
 def test_bots_of_both_levels_finish_and_the_heuristic_one_wins_more_often():

@@ -276,38 +276,50 @@ class DrakonGame(Game):
 
     # Acting ---------------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """Answer the decision on top of the stack, then run until the next decision."""
-        task = self._refuse_illegal(state, seat, action)
-        new = copy_state(state)
-        new["pending"].pop()
-        events: list[Event] = []
-        HANDLERS[task["kind"]](new, task, action, events)
-        run_tasks(new, events)
-        return new, events
+    def is_over(self, state: State) -> bool:
+        return state["over"]
 
-    def _refuse_illegal(self, state: State, seat: int, action: Action) -> dict[str, Any]:
-        """Return the decision answered, or raise IllegalAction with a readable reason."""
-        if state["over"]:
-            raise IllegalAction(_("The game is over."))
-        if not is_seat(state, seat) or not state["pending"]:
-            raise IllegalAction(_("It is not your turn."))
+    def is_turn_of(self, state: State, seat: Any) -> bool:
+        """A seat of the game while a decision waits (whose decision it is,
+        ``why_illegal`` says: "It is not your turn to decide.")."""
+        return is_seat(state, seat) and bool(state["pending"])
+
+    def is_legal(self, state: State, seat: int, action: Any) -> bool:
+        """The decision on top of the stack is the seat's, and ``action`` answers it."""
+        return self._refusal(state, seat, action) is None
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> IllegalAction:
+        refusal = self._refusal(state, seat, action)
+        assert refusal is not None, "why_illegal is asked only of an illegal action"
+        return refusal
+
+    def _refusal(self, state: State, seat: int, action: Any) -> IllegalAction | None:
+        """None for a legal answer to the decision on top, else the refusal
+        with a readable reason."""
         task = state["pending"][-1]
         if task.get("seat") != seat:
-            raise IllegalAction(_("It is not your turn to decide."))
+            return IllegalAction(_("It is not your turn to decide."))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(_("That is not an action."))
+            return IllegalAction(_("That is not an action."))
         if task["kind"] == ACTION and action.get("type") == "place":
-            refusal = place_refusal(state, seat, action)
-            if refusal is not None:
-                raise refusal
-            return task
+            return place_refusal(state, seat, action)
         wanted = typed_action(action)
         if wanted is None or wanted not in {
             typed_action(a) for a in LEGAL[task["kind"]](state, task)
         }:
-            raise IllegalAction(explain_refusal(state, task, action))
-        return task
+            return IllegalAction(explain_refusal(state, task, action))
+        return None
+
+    def copy_state(self, state: State) -> State:
+        return copy_state(state)
+
+    def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Answer the decision on top of the stack, then run until the next decision."""
+        task = state["pending"].pop()
+        events: list[Event] = []
+        HANDLERS[task["kind"]](state, task, action, events)
+        run_tasks(state, events)
+        return events
 
     def perturb_secrets(self, state: State, seat: int | None, rng: Rng) -> State:
         """Other hands, the pile, hidden coin values and the PRNG changed (``rules.secrets``)."""
