@@ -49,31 +49,39 @@ width picks the layout, so fields keep their size from a desktop to a phone;
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jinja2
+from django.conf import settings
+from django.template import defaultfilters
 from django.template.defaultfilters import add
+from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
 from django.utils.translation import gettext, gettext_noop
 
 from games import icons
 from games.engine import registry
 from games.presenters import MatchUrls
 from games.template_loader import JINJA_SUFFIX
+from games.templatetags import smoki
 
 ONLY_YOU = gettext_noop("Only you can see this")
 REVEALED = gettext_noop("Revealed at the end")
 
 
 class CatalogLoader(jinja2.BaseLoader):
-    """``*.jinja`` in each registered game's ``<package>/templates`` folder: a game
-    registered anywhere, even by the test suite alone, brings its board with it."""
+    """``*.jinja`` in each registered game's ``<package>/templates`` folder (a game
+    registered anywhere, even by the test suite alone, brings its board with it),
+    then in the site's ``templates/`` (the match panel around the boards)."""
 
     def get_source(self, environment, template):
         if not template.endswith(JINJA_SUFFIX):
             raise jinja2.TemplateNotFound(template)
         folders = [str(entry.templates_dir) for entry in registry.registrations()]
+        folders.append(str(Path(settings.BASE_DIR) / "templates"))
         return jinja2.FileSystemLoader(folders).get_source(environment, template)
 
 
@@ -190,6 +198,36 @@ def widthratio(value, max_value, max_width) -> str:
         return ""
 
 
+def url(name: str, *args) -> str:
+    """``{% url name arg %}``: the site's address of a view."""
+    return reverse(name, args=args)
+
+
+def date(value, fmt: str | None = None) -> str:
+    """Django's ``date`` filter, in the viewer's zone as Django's templates show it."""
+    return defaultfilters.date(template_localtime(value), fmt)
+
+
+@jinja2.pass_context
+def draw_board(context):
+    """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the panel's context."""
+    board = context.environment.get_template(context["board_template"])
+    return mark_safe(board.render(context.get_all()))  # escaped by the environment
+
+
+PANEL_TEMPLATE = "games/panel.jinja"
+CHAT_FORM_TEMPLATE = "games/chat_form.jinja"
+
+
+def render(template_name: str, context: dict, request) -> str:
+    """One of the site's Jinja2 fragments (the match panel, the chat form) for
+    ``request``, with its CSRF field, the user and the login link (the backend's
+    context processors, config/settings.py)."""
+    from django.template import engines  # the backend built from this module
+
+    return engines["jinja2"].get_template(template_name).render(context, request)
+
+
 def environment(**options) -> jinja2.Environment:
     """Django's Jinja2 backend calls this (settings.TEMPLATES)."""
     options["loader"] = CatalogLoader()
@@ -204,6 +242,16 @@ def environment(**options) -> jinja2.Environment:
         only_you=only_you,
         revealed_at_end=revealed_at_end,
         widthratio=widthratio,
+        url=url,
+        draw_board=draw_board,
+        move_log_items=smoki.move_log_items,
     )
-    env.filters.update(add=add, fill=fill)
+    env.filters.update(
+        add=add,
+        fill=fill,
+        date=date,
+        moment=smoki.moment,
+        duration=smoki.duration,
+        timeuntil=defaultfilters.timeuntil_filter,
+    )
     return env

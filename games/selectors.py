@@ -228,6 +228,13 @@ class SeatRow:
     username: str = ""
     ref: PlayerRef | None = None
 
+    @property
+    def strikes_label(self) -> str:
+        """ "2 missed deadlines", worded here: the panel is a Jinja2 template."""
+        return ngettext("%(n)s missed deadline", "%(n)s missed deadlines", self.strikes) % {
+            "n": self.strikes
+        }
+
 
 @dataclass
 class LogLine:
@@ -449,6 +456,8 @@ def match_panel(
             # The last click leads to a confirmation instead of posting the move.
             for choice in context["choices"].choices:
                 choice.action_json = None
+        n = len(context["choices"].choices)
+        context["choices_count"] = ngettext("%(n)s choice", "%(n)s choices", n) % {"n": n}
     context["board_template"] = presenter.BOARD_TEMPLATE
     # The board may draw the current choices where they happen (cells to click).
     context["board"] = presenter.board_context(view, viewer, names, context["choices"])
