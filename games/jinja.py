@@ -49,10 +49,12 @@ width picks the layout, so fields keep their size from a desktop to a phone;
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 from django.conf import settings
+from django.core.cache import cache
 from django.template import defaultfilters
 from django.template.defaultfilters import add
 from django.urls import reverse
@@ -60,7 +62,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import icons
 from games.engine import registry
@@ -68,6 +70,7 @@ from games.presenters import MatchUrls
 from games.template_loader import JINJA_SUFFIX
 from games.templatetags import smoki
 
+BOARD_CACHE_SECONDS = 6 * 3600
 ONLY_YOU = gettext_noop("Only you can see this")
 REVEALED = gettext_noop("Revealed at the end")
 
@@ -176,10 +179,22 @@ def scroll_box():
     )
 
 
+_TRANSLATED: dict[tuple[str | None, str], str] = {}
+
+
 def translate(message: str) -> str:
     """``{{ _("…") }}``, as ``{% translate "…" %}``: words from our own catalogues,
-    drawn as they are written (an apostrophe stays an apostrophe)."""
-    return mark_safe(gettext(message))
+    drawn as they are written (an apostrophe stays an apostrophe).
+
+    Kept per language once looked up: a panel asks for a few dozen fixed words
+    on every move and poll, and Django's look-up through the active
+    translation's fallbacks cost a tenth of drawing it. The words are the
+    templates' literals, so the table stays small."""
+    key = (get_language(), message)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        found = _TRANSLATED[key] = mark_safe(gettext(message))
+    return found
 
 
 def fill(message: str, **values) -> str:
@@ -198,8 +213,10 @@ def widthratio(value, max_value, max_width) -> str:
         return ""
 
 
+@lru_cache(maxsize=4096)
 def url(name: str, *args) -> str:
-    """``{% url name arg %}``: the site's address of a view."""
+    """``{% url name arg %}``: the site's address of a view (kept: a panel names
+    a dozen addresses of its match on every move)."""
     return reverse(name, args=args)
 
 
@@ -210,9 +227,22 @@ def date(value, fmt: str | None = None) -> str:
 
 @jinja2.pass_context
 def draw_board(context):
-    """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the panel's context."""
+    """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the panel's context.
+
+    A board drawn without choices depends only on the match's stamp, the seat
+    it is seen from, the language and the seat names
+    (``selectors.board_cache_key``): it is kept in the shared cache with its
+    words, and the next request for it (another spectator, a poll, a reload)
+    gets ``board_html`` instead of building the board again."""
+    if context.get("board_html") is not None:
+        return mark_safe(context["board_html"])  # drawn by this function before
     board = context.environment.get_template(context["board_template"])
-    return mark_safe(board.render(context.get_all()))  # escaped by the environment
+    drawn = board.render(context.get_all())  # escaped by the environment
+    key = context.get("board_cache_key")
+    if key:
+        words = list(context.get("board_text") or [])
+        cache.set(key, {"html": drawn, "words": words}, BOARD_CACHE_SECONDS)
+    return mark_safe(drawn)
 
 
 PANEL_TEMPLATE = "games/panel.jinja"
