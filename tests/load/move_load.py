@@ -248,7 +248,7 @@ class Server:
             stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, seconds: float = 30) -> None:
+    def wait_ready(self, seconds: float = 120) -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
