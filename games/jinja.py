@@ -5,8 +5,12 @@ match: hundreds of coordinates, colours and labels per request. Django's
 template language resolves each of them through its variable lookup and
 localisation, which made drawing the board about a third of a move's time;
 Jinja2 compiles a template to Python and draws the same board several times
-faster (figures in docs/performance.md). The match panel, a Django template,
-draws it with ``{% draw_board %}`` (games/templatetags/board.py).
+faster (figures in docs/performance.md). The match panel around it is a
+Jinja2 template too (``templates/games/panel.jinja``, drawn by ``render``),
+so a move's answer is drawn in one engine; it draws the board with
+``draw_board()``, which keeps a board drawn without choices for the next
+viewer of the same version. Django's pages that show a board on their own
+(the replay) use ``{% draw_board %}`` (games/templatetags/board.py).
 
 Each game keeps its board beside its other templates, in
 ``<package>/templates/games/<key>/board.jinja`` (found through the registry).
