@@ -139,7 +139,14 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "games.jinja.environment"},
+        "OPTIONS": {
+            "environment": "games.jinja.environment",
+            # For the match panel (games/panel.jinja): the user and the login link.
+            "context_processors": [
+                "django.contrib.auth.context_processors.auth",
+                "games.context_processors.login_link",
+            ],
+        },
     },
 ]
 

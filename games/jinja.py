@@ -5,8 +5,12 @@ match: hundreds of coordinates, colours and labels per request. Django's
 template language resolves each of them through its variable lookup and
 localisation, which made drawing the board about a third of a move's time;
 Jinja2 compiles a template to Python and draws the same board several times
-faster (figures in docs/performance.md). The match panel, a Django template,
-draws it with ``{% draw_board %}`` (games/templatetags/board.py).
+faster (figures in docs/performance.md). The match panel around it is a
+Jinja2 template too (``templates/games/panel.jinja``, drawn by ``render``),
+so a move's answer is drawn in one engine; it draws the board with
+``draw_board()``, which keeps a board drawn without choices for the next
+viewer of the same version. Django's pages that show a board on their own
+(the replay) use ``{% draw_board %}`` (games/templatetags/board.py).
 
 Each game keeps its board beside its other templates, in
 ``<package>/templates/games/<key>/board.jinja`` (found through the registry).
@@ -49,31 +53,42 @@ width picks the layout, so fields keep their size from a desktop to a phone;
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from pathlib import Path
 
 import jinja2
+from django.conf import settings
+from django.core.cache import cache
+from django.template import defaultfilters
 from django.template.defaultfilters import add
+from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_noop
+from django.utils.timezone import template_localtime
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import icons
 from games.engine import registry
 from games.presenters import MatchUrls
 from games.template_loader import JINJA_SUFFIX
+from games.templatetags import smoki
 
+BOARD_CACHE_SECONDS = 6 * 3600
 ONLY_YOU = gettext_noop("Only you can see this")
 REVEALED = gettext_noop("Revealed at the end")
 
 
 class CatalogLoader(jinja2.BaseLoader):
-    """``*.jinja`` in each registered game's ``<package>/templates`` folder: a game
-    registered anywhere, even by the test suite alone, brings its board with it."""
+    """``*.jinja`` in each registered game's ``<package>/templates`` folder (a game
+    registered anywhere, even by the test suite alone, brings its board with it),
+    then in the site's ``templates/`` (the match panel around the boards)."""
 
     def get_source(self, environment, template):
         if not template.endswith(JINJA_SUFFIX):
             raise jinja2.TemplateNotFound(template)
         folders = [str(entry.templates_dir) for entry in registry.registrations()]
+        folders.append(str(Path(settings.BASE_DIR) / "templates"))
         return jinja2.FileSystemLoader(folders).get_source(environment, template)
 
 
@@ -168,10 +183,22 @@ def scroll_box():
     )
 
 
+_TRANSLATED: dict[tuple[str | None, str], str] = {}
+
+
 def translate(message: str) -> str:
     """``{{ _("…") }}``, as ``{% translate "…" %}``: words from our own catalogues,
-    drawn as they are written (an apostrophe stays an apostrophe)."""
-    return mark_safe(gettext(message))
+    drawn as they are written (an apostrophe stays an apostrophe).
+
+    Kept per language once looked up: a panel asks for a few dozen fixed words
+    on every move and poll, and Django's look-up through the active
+    translation's fallbacks cost a tenth of drawing it. The words are the
+    templates' literals, so the table stays small."""
+    key = (get_language(), message)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        found = _TRANSLATED[key] = mark_safe(gettext(message))
+    return found
 
 
 def fill(message: str, **values) -> str:
@@ -190,6 +217,51 @@ def widthratio(value, max_value, max_width) -> str:
         return ""
 
 
+@lru_cache(maxsize=4096)
+def url(name: str, *args) -> str:
+    """``{% url name arg %}``: the site's address of a view (kept: a panel names
+    a dozen addresses of its match on every move)."""
+    return reverse(name, args=args)
+
+
+def date(value, fmt: str | None = None) -> str:
+    """Django's ``date`` filter, in the viewer's zone as Django's templates show it."""
+    return defaultfilters.date(template_localtime(value), fmt)
+
+
+@jinja2.pass_context
+def draw_board(context):
+    """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the panel's context.
+
+    A board drawn without choices depends only on the match's stamp, the seat
+    it is seen from, the language and the seat names
+    (``selectors.board_cache_key``): it is kept in the shared cache with its
+    words, and the next request for it (another spectator, a poll, a reload)
+    gets ``board_html`` instead of building the board again."""
+    if context.get("board_html") is not None:
+        return mark_safe(context["board_html"])  # drawn by this function before
+    board = context.environment.get_template(context["board_template"])
+    drawn = board.render(context.get_all())  # escaped by the environment
+    key = context.get("board_cache_key")
+    if key:
+        words = list(context.get("board_text") or [])
+        cache.set(key, {"html": drawn, "words": words}, BOARD_CACHE_SECONDS)
+    return mark_safe(drawn)
+
+
+PANEL_TEMPLATE = "games/panel.jinja"
+CHAT_FORM_TEMPLATE = "games/chat_form.jinja"
+
+
+def render(template_name: str, context: dict, request) -> str:
+    """One of the site's Jinja2 fragments (the match panel, the chat form) for
+    ``request``, with its CSRF field, the user and the login link (the backend's
+    context processors, config/settings.py)."""
+    from django.template import engines  # the backend built from this module
+
+    return engines["jinja2"].get_template(template_name).render(context, request)
+
+
 def environment(**options) -> jinja2.Environment:
     """Django's Jinja2 backend calls this (settings.TEMPLATES)."""
     options["loader"] = CatalogLoader()
@@ -204,6 +276,16 @@ def environment(**options) -> jinja2.Environment:
         only_you=only_you,
         revealed_at_end=revealed_at_end,
         widthratio=widthratio,
+        url=url,
+        draw_board=draw_board,
+        move_log_items=smoki.move_log_items,
     )
-    env.filters.update(add=add, fill=fill)
+    env.filters.update(
+        add=add,
+        fill=fill,
+        date=date,
+        moment=smoki.moment,
+        duration=smoki.duration,
+        timeuntil=defaultfilters.timeuntil_filter,
+    )
     return env

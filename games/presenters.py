@@ -33,6 +33,9 @@ Optional, with a default here (``hook(module, name)`` finds either):
   and anyone who prefers text; it sees only the viewer's ``view``. The
   conformance kit (``tests/conformance/test_board_words.py``) requires a
   non-empty one of every game, free of other seats' secrets.
+- ``scene(view, viewer, names, choices) -> Scene``: the whole of what this
+  viewer sees of the position in one description (below); by default built
+  from ``BOARD_TEMPLATE``, ``board_context`` and ``describe_board``.
 - ``PIECE_SELECTOR``: the CSS selector of a piece on the board (a knight, a
   hero, a card). The phone test (tests/e2e/test_e2e_phone.py) measures every
   piece it finds at 390 px and at a desktop's width: each must be at least
@@ -93,6 +96,38 @@ OPTIONAL = {
     "describe_board": default_describe_board,
     "PIECE_SELECTOR": None,
 }
+
+
+@dataclass
+class Scene:
+    """What one viewer sees of a position, built once per request from the
+    game's ``view`` and drawn by the match panel (games/panel.jinja) in one
+    template engine: the board's Jinja2 template and its context (the viewer's
+    own secrets inside ``only_you()``), the board in words, and the viewer's
+    choices (None when it is not their move)."""
+
+    template: str
+    board: dict
+    words: list[str]
+    choices: ChoiceLevel | None
+
+
+def default_scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
+    """The scene from a presenter's separate hooks."""
+    return Scene(
+        template=module.BOARD_TEMPLATE,
+        board=module.board_context(view, viewer, names, choices),
+        words=hook(module, "describe_board")(view, names),
+        choices=choices,
+    )
+
+
+def scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
+    """The presenter's ``scene`` if it draws one itself, else the default."""
+    own = getattr(module, "scene", None)
+    if own is not None:
+        return own(view, viewer, names, choices)
+    return default_scene(module, view, viewer, names, choices)
 
 
 def hook(module, name: str):

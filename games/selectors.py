@@ -228,6 +228,13 @@ class SeatRow:
     username: str = ""
     ref: PlayerRef | None = None
 
+    @property
+    def strikes_label(self) -> str:
+        """ "2 missed deadlines", worded here: the panel is a Jinja2 template."""
+        return ngettext("%(n)s missed deadline", "%(n)s missed deadlines", self.strikes) % {
+            "n": self.strikes
+        }
+
 
 @dataclass
 class LogLine:
@@ -389,6 +396,66 @@ def confirms_moves(user, touch: bool) -> bool:
     return preference == "always" or (preference == "auto" and touch)
 
 
+def board_cache_key(match: Match, viewer: int | None, user, names: list[str], layer: str = ""):
+    """The shared cache's key of a board drawn without choices.
+
+    Everything the drawing depends on is in it: the match, its stamp
+    (version, status, deadline, undo request, last change) and a digest of
+    its state (a position is only ever written with a new version, but the
+    key does not rely on it), the seat seen
+    from (``public`` for a spectator: every spectator and every poll of the
+    version share it; a seat's board holds that seat's secrets, so its key
+    also names the user, and no one else ever reads it), the language, the
+    colour theme and the seat names. ``layer`` is for a part of the board
+    that depends on the viewer alone (what changed since their last visit):
+    its own key part, so such a drawing is never served to another viewer.
+    """
+    seen_from = "public" if viewer is None else f"seat{viewer}-u{user.pk}"
+    theme = preferences(user)["theme"] if user.is_authenticated else "auto"
+    names_tag = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+    position = hashlib.sha256(json.dumps(match.state).encode()).hexdigest()[:24]
+    parts = (match.pk, match.stamp, position, seen_from, get_language(), theme, names_tag, layer)
+    return "board:" + ":".join(str(part) for part in parts)
+
+
+def _scene(match, game, presenter, user, me, names, path, touch, my_turn) -> dict[str, Any]:
+    """The board, its words and the viewer's choices: the presenter's one
+    description of what this viewer sees (``presenters.scene``), or, when they
+    have no choices, the board and words as already drawn for this version
+    (``board_cache_key``; games/jinja.py ``draw_board`` keeps what it draws)."""
+    viewer = me.index if me is not None else None
+    context: dict[str, Any] = {"board_template": presenter.BOARD_TEMPLATE, "choices": None}
+    choosing = my_turn and me.status == "playing"
+    if not choosing:
+        key = context["board_cache_key"] = board_cache_key(match, viewer, user, names)
+        drawn = cache.get(key)
+        if drawn is not None:
+            context.update(board=None, board_html=drawn["html"], board_text=drawn["words"])
+            return context
+    # Presenters also get the seat names and the version, to label choices and
+    # to post a move from a click on the board.
+    view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
+    choices = None
+    if choosing:
+        legal = game.legal_actions(match.state, viewer)
+        choices = presenters.choice_level(legal, view, presenter, path or [])
+        if confirms_moves(user, touch):
+            # The last click leads to a confirmation instead of posting the move.
+            for choice in choices.choices:
+                choice.action_json = None
+        n = len(choices.choices)
+        context["choices_count"] = ngettext("%(n)s choice", "%(n)s choices", n) % {"n": n}
+    # The board may draw the current choices where they happen (cells to click).
+    scene = presenters.scene(presenter, view, viewer, names, choices)
+    context.update(
+        board_template=scene.template,
+        board=scene.board,
+        board_text=scene.words,
+        choices=scene.choices,
+    )
+    return context
+
+
 def match_panel(
     match: Match, user, path: list[str] | None = None, touch: bool = False
 ) -> dict[str, Any]:
@@ -437,22 +504,8 @@ def match_panel(
         )
         for seat in seats
     ]
-    # Presenters also get the seat names and the version, to label choices and
-    # to post a move from a click on the board.
-    view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
     context["my_turn"] = viewer is not None and viewer in to_move and not match.is_over
-    context["choices"] = None
-    if context["my_turn"] and me.status == "playing":
-        legal = game.legal_actions(match.state, viewer)
-        context["choices"] = presenters.choice_level(legal, view, presenter, path or [])
-        if confirms_moves(user, touch):
-            # The last click leads to a confirmation instead of posting the move.
-            for choice in context["choices"].choices:
-                choice.action_json = None
-    context["board_template"] = presenter.BOARD_TEMPLATE
-    # The board may draw the current choices where they happen (cells to click).
-    context["board"] = presenter.board_context(view, viewer, names, context["choices"])
-    context["board_text"] = presenters.hook(presenter, "describe_board")(view, names)
+    context.update(_scene(match, game, presenter, user, me, names, path, touch, context["my_turn"]))
     if match.is_over and match.result:
         context["final"] = final_banner(match, seats, names, presenter, viewer)
         context["rematch"] = (

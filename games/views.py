@@ -19,6 +19,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import (
@@ -34,6 +35,7 @@ from games import (
     chat,
     email_moves,
     icons,
+    jinja,
     limits,
     notes,
     notifications,
@@ -58,7 +60,18 @@ from games.lobby import (
 from games.models import Match
 from games.verification import verify_match
 
-PANEL = "games/match.html#panel"
+
+def _panel_response(request, context: dict, status: int = 200) -> HttpResponse:
+    """The match panel fragment (games/panel.jinja, drawn by Jinja2 with its board)."""
+    return HttpResponse(jinja.render(jinja.PANEL_TEMPLATE, context, request), status=status)
+
+
+def _page(request, context: dict, status: int = 200) -> HttpResponse:
+    """The match page: Django's frame around the same Jinja2 panel the poll draws."""
+    context["panel_html"] = mark_safe(jinja.render(jinja.PANEL_TEMPLATE, context, request))
+    return render(request, "games/match.html", context, status=status)
+
+
 # What secrets.token_urlsafe makes: anything else is no invitation of ours.
 INVITE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -296,7 +309,7 @@ def match_detail(request, pk: int):
     context["token"] = token
     context["invite_form"] = InviteForm()
     context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)
-    return render(request, "games/match.html", context)
+    return _page(request, context)
 
 
 @defer_profile_preferences
@@ -320,7 +333,7 @@ def match_panel(request, pk: int):
     apply_profile_preferences(request)
     match = selectors.get_match_for(pk, request.user, token)
     context = _panel(request, match, _path(request))
-    return render(request, PANEL, context)
+    return _panel_response(request, context)
 
 
 def _answer(request, match_pk: int, match: Match | None = None):
@@ -337,7 +350,7 @@ def _answer(request, match_pk: int, match: Match | None = None):
             # The write took this person's view away (they left a private
             # match): the page goes to the lobby rather than answering 404.
             return HttpResponse(headers={"HX-Redirect": reverse("lobby")})
-    response = render(request, PANEL, _panel(request, match))
+    response = _panel_response(request, _panel(request, match))
     # The address bar leaves any half-chosen move behind: a reload shows the fresh turn.
     response["HX-Replace-Url"] = reverse("match_detail", args=[match_pk])
     return response
@@ -349,10 +362,10 @@ def _refuse(request, pk: int, error: ServiceError):
     context = _panel(request, match)
     context["error"] = error.message
     if request.htmx:
-        return render(request, PANEL, context, status=error.status)
+        return _panel_response(request, context, status=error.status)
     context["invite_form"] = InviteForm()
     context["token"] = request.POST.get("token")
-    return render(request, "games/match.html", context, status=error.status)
+    return _page(request, context, status=error.status)
 
 
 def _post(request, pk: int, operation, success: str | None = None):
@@ -521,8 +534,8 @@ def match_chat(request, pk: int):
     if request.htmx and response.status_code == 200:
         # A fresh, empty chat form replaces the one just sent (out of band).
         match = selectors.get_match_for(pk, request.user)
-        form = render(request, "games/match.html#chat_form", {"match": match, "oob": True})
-        response.content += form.content
+        form = jinja.render(jinja.CHAT_FORM_TEMPLATE, {"match": match, "oob": True}, request)
+        response.content += form.encode()
     return response
 
 

@@ -1,7 +1,7 @@
 """The board is drawn by its Jinja2 template, with numbers as numbers, on the page.
 
 Each game's ``BOARD_TEMPLATE`` is a Jinja2 template (games/jinja.py), drawn
-into the match panel by ``{% draw_board %}``. This checks, for every
+into the match panel (games/panel.jinja, Jinja2 too) by ``draw_board()``. This checks, for every
 registered game, a few positions, in English, Polish and Czech, seen by each
 seat and by a spectator, that the panel holds the board exactly as the
 template draws it and that no number in an SVG attribute comes out with a
@@ -18,7 +18,7 @@ from django.template import engines
 from django.test import RequestFactory
 from django.utils import translation
 
-from games import lobby, selectors, services
+from games import jinja, lobby, selectors, services
 from games.engine import registry
 from tests.conformance.kit import GAME_KEYS, bot_choice
 
@@ -31,14 +31,13 @@ DECIMAL_COMMA = re.compile(
     r"( (?:x|y|cx|cy|r|rx|ry|x1|x2|y1|y2|width|height|font-size|stroke-width|opacity))"
     r'="(-?\d+),(\d+)"'
 )
-PANEL = engines["django"].get_template("games/match.html#panel")
 
 
 def _board_and_panel(match, user, request):
     """The board as its template draws it, and the whole panel around it."""
     context = selectors.match_panel(match, user)
     board = engines["jinja2"].env.get_template(context["board_template"])
-    return board.render(context), PANEL.render(context, request)
+    return board.render(context), jinja.render(jinja.PANEL_TEMPLATE, context, request)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

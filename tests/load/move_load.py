@@ -248,7 +248,7 @@ class Server:
             stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, seconds: float = 30) -> None:
+    def wait_ready(self, seconds: float = 120) -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -360,6 +360,27 @@ def print_ratios(rounds: list[list[Phase]]) -> None:
     print(f"\nratios to /{usable[0][0].name} in this run, median of {len(usable)} rounds:")
     for name, (rate, p95) in medians.items():
         print(f"  {name:<12} {rate:5.2f}x the throughput; p95 {p95:5.1f}x")
+
+
+def print_htmx_over_form(rounds: list[list[Phase]]) -> None:
+    """The htmx move against the plain-form move of the same round (issue 29's
+    target: throughput at least 0.75 of the form's, p95 at most 1.5 times its):
+    what answering with the panel costs beyond the write itself."""
+    pairs = []
+    for phases in rounds:
+        named = {phase.name: phase for phase in phases if phase.latencies}
+        htmx, form = named.get("move (POST)"), named.get("move (form)")
+        if htmx and form:
+            pairs.append((htmx.rate() / form.rate(), htmx.p95() / form.p95()))
+    if not pairs:
+        return
+    rounds_text = "  ".join(f"{rate:.2f}x; {p95:.2f}x" for rate, p95 in pairs)
+    print(f"\nhtmx move ÷ form move (throughput; p95), round by round: {rounds_text}")
+    print(
+        f"htmx move ÷ form move, median of {len(pairs)} rounds:"
+        f" {statistics.median(rate for rate, _p95 in pairs):.2f}x the throughput;"
+        f" p95 {statistics.median(p95 for _rate, p95 in pairs):.2f}x"
+    )
 
 
 def run_phase(phase: Phase, concurrency: int, limit: int, seconds: float, step) -> None:
@@ -577,7 +598,6 @@ def main() -> int:
         print(phase.summary(args.concurrency))
         for error in phase.errors[:5]:
             print(f"    error: {error}")
-    print_ratios(rounds)
 
     stored = {m.pk: m for m in Match.objects.filter(pk__in=[g.pk for g in games])}
     wrong = [
@@ -590,6 +610,9 @@ def main() -> int:
     failed = failed or any(set(p.statuses) != {p.expected} for p in phases)
     if failed:
         print(f"FAILED: mismatched matches {wrong[:10]}; server log {server.log.name}")
+    print_ratios(rounds)
+    print_htmx_over_form(rounds)
+    if failed:
         return 1
     os.unlink(server.log.name)
     return 0

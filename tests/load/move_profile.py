@@ -6,7 +6,7 @@ On PostgreSQL (DATABASE_URL, default ``smoki_prof`` on 127.0.0.1, created if
 missing) with ``DEBUG=false``: creates two-player Nogi matches with logged-in
 players (``move_load.create_matches``), then posts htmx moves through Django's
 test client (CSRF checked, as a browser would post them). Prints the median
-CPU time of a move (``time.process_time``, which other work on a shared
+CPU time of an htmx move and of a plain-form move (made in turn) (``time.process_time``, which other work on a shared
 machine disturbs less than the wall clock), then profiles as many moves again
 with cProfile and prints the functions of the site and Django's entry points
 by cumulative time. cProfile weighs Python-heavy code (the ORM, templates)
@@ -71,7 +71,7 @@ def main() -> int:
     client = Client(enforce_csrf_checks=True)
     turn = [0]
 
-    def move() -> float:
+    def move(htmx: bool = True) -> float:
         live = [g for g in games if not g.state["over"]]
         g = live[turn[0] % len(live)]
         turn[0] += 1
@@ -80,13 +80,15 @@ def main() -> int:
         action = random.choice(game.legal_actions(g.state, seat))
         client.cookies.load(player.cookie)
         started = time.process_time()
+        headers = {"X-CSRFToken": player.csrf}
+        if htmx:
+            headers["HX-Request"] = "true"
         response = client.post(
-            f"/m/{g.pk}/act/",
-            {"action": json.dumps(action), "version": g.version},
-            headers={"HX-Request": "true", "X-CSRFToken": player.csrf},
+            f"/m/{g.pk}/act/", {"action": json.dumps(action), "version": g.version}, headers=headers
         )
         spent = time.process_time() - started
-        assert response.status_code == 200, (response.status_code, response.content[:300])
+        expected = 200 if htmx else 302
+        assert response.status_code == expected, (response.status_code, response.content[:300])
         g.state = game.apply(g.state, seat, action)[0]
         g.version += 1
         return spent
@@ -94,8 +96,18 @@ def main() -> int:
     for _warm in range(40):
         move()
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    times = [move() for _i in range(args.moves)]
-    print(f"htmx Nogi move, median CPU: {statistics.median(times) * 1000:.2f} ms")
+    # htmx and plain-form moves in turn, so the machine's other work touches both alike.
+    htmx_times, form_times = [], []
+    for _i in range(args.moves):
+        htmx_times.append(move())
+        form_times.append(move(htmx=False))
+    htmx_ms = statistics.median(htmx_times) * 1000
+    form_ms = statistics.median(form_times) * 1000
+    print(f"htmx Nogi move, median CPU: {htmx_ms:.2f} ms")
+    print(f"plain-form Nogi move (a redirect, no panel), median CPU: {form_ms:.2f} ms")
+    print(
+        f"form ÷ htmx CPU (the htmx move's throughput bound, as a share of the form's): {form_ms / htmx_ms:.2f}"
+    )
     profile = cProfile.Profile()
     profile.enable()
     for _i in range(args.moves):

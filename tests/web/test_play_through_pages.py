@@ -8,6 +8,7 @@ must be accepted. This proves each presenter's ``action_steps`` and board
 work at every kind of decision the rules can reach.
 """
 
+import html
 import json
 import random
 import re
@@ -27,7 +28,7 @@ FINAL = re.compile(r'name="action" value="([^"]+)"')
 
 
 def _unescape(text: str) -> str:
-    return text.replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&")
+    return html.unescape(text)
 
 
 @pytest.mark.parametrize("game_key", [g.key for g in registry.all()])

@@ -1,5 +1,6 @@
 """Safe moves: confirming the last click, resigning, reloading mid-choice, undo by consent."""
 
+import html
 import json
 import re
 
@@ -74,7 +75,7 @@ def test_the_last_click_asks_to_confirm_by_preference(started_match, nogi, prefe
         version = started_match.version
         response = client.post(
             reverse("match_act", args=[started_match.pk]),
-            {"action": action.replace("&quot;", '"'), "version": version},
+            {"action": html.unescape(action), "version": version},
         )
         assert response.status_code == 302
         assert Match.objects.get(pk=started_match.pk).version == version + 1

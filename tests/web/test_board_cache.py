@@ -1,0 +1,96 @@
+"""A board drawn without choices is drawn once per version and viewer and reused.
+
+``selectors.board_cache_key`` names everything the drawing depends on; a
+spectator's board (``public``) is shared by every spectator and poll of the
+version, a seat's board is kept for that seat's user alone, and the panel
+drawn from the cache is the panel drawn afresh.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from games import lobby, presenters, selectors
+from games.engine import registry
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _panel(client, match) -> str:
+    return client.get(reverse("match_panel", args=[match.pk])).content.decode()
+
+
+@pytest.fixture
+def hatchlings_match(make_user):
+    """Two players of the test suite's small game, whose hands are secret."""
+    owner, other = make_user("hatch-owner"), make_user("hatch-other")
+    match = lobby.create_match(user=owner, game_key="hatchlings", n_seats=2)
+    lobby.join_match(user=other, match=match)
+    match.refresh_from_db()
+    return match, owner, other
+
+
+def test_a_second_spectator_gets_the_board_without_it_being_built_again(
+    hatchlings_match, make_user, monkeypatch
+):
+    match, _owner, _other = hatchlings_match
+    first = _panel(_client(make_user("watcher-1")), match)
+    presenter = presenters.get(match.game_key)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the board was built again")
+
+    monkeypatch.setattr(presenter, "board_context", refuse)
+    monkeypatch.setattr(presenter, "describe_board", refuse)
+    again = _panel(_client(make_user("watcher-2")), match)
+    anonymous = _panel(_client(), match)
+    assert first.replace("watcher-1", "") == again.replace("watcher-2", "")
+    assert 'class="board' in again and 'id="board-text"' in again
+    assert "my-secrets" not in again and "my-secrets" not in anonymous
+
+
+def test_a_seats_board_is_kept_for_that_user_alone(hatchlings_match, make_user):
+    match, owner, other = hatchlings_match
+    game = registry.get(match.game_key)
+    waiting = owner if 0 not in game.current_seats(match.state) else other
+    mine = _panel(_client(waiting), match)
+    assert "my-secrets" in mine  # the waiting seat's own hand, drawn and kept
+    seat = selectors.seat_of(match, waiting).index
+    names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
+    with translation.override("en"):
+        seat_key = selectors.board_cache_key(match, seat, waiting, names)
+        public_key = selectors.board_cache_key(match, None, make_user("nobody"), names)
+    assert cache.get(seat_key) is not None
+    assert seat_key != public_key and f"u{waiting.pk}" in seat_key
+    spectator = _panel(_client(make_user("watcher-3")), match)
+    assert "my-secrets" not in spectator
+
+
+def test_the_key_names_the_language_the_version_the_position_and_a_viewers_layer(
+    hatchlings_match,
+):
+    match, owner, _other = hatchlings_match
+    names = ["a", "b"]
+    with translation.override("en"):
+        english = selectors.board_cache_key(match, 0, owner, names)
+        layered = selectors.board_cache_key(match, 0, owner, names, layer="since-3")
+    with translation.override("pl"):
+        polish = selectors.board_cache_key(match, 0, owner, names)
+    renamed = selectors.board_cache_key(match, 0, owner, ["a", "c"])
+    match.version += 1
+    newer = selectors.board_cache_key(match, 0, owner, names)
+    match.version -= 1
+    match.state = {**match.state, "changed": True}
+    moved = selectors.board_cache_key(match, 0, owner, names)
+    assert len({english, layered, polish, renamed, newer, moved}) == 6
