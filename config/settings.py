@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "players",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -301,6 +302,7 @@ _every = env.float("SMOKI_BEAT_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
     "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": _every},
     "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
     "daily-digests": {
         "task": "games.tasks.send_daily_digests",
@@ -422,6 +424,14 @@ SMOKI = {
     # The sweep wakes this many due matches itself and hands each further
     # batch to another worker (games.timeouts.sweep).
     "SWEEP_BATCH": env.int("SMOKI_SWEEP_BATCH", default=100),
+    # Tournaments (docs/tournaments.md): how many one player may run (created,
+    # not over) and enter (open or running) at once, and their sizes.
+    "TOURNAMENTS_RUNNING_MAX": env.int("SMOKI_TOURNAMENTS_RUNNING_MAX", default=3),
+    "TOURNAMENTS_ENTERED_MAX": env.int("SMOKI_TOURNAMENTS_ENTERED_MAX", default=10),
+    "TOURNAMENT_MAX_ENTRANTS": env.int("SMOKI_TOURNAMENT_MAX_ENTRANTS", default=256),
+    "ROUND_ROBIN_MAX_ENTRANTS": env.int("SMOKI_ROUND_ROBIN_MAX_ENTRANTS", default=16),
+    "TOURNAMENT_MAX_ROUNDS": env.int("SMOKI_TOURNAMENT_MAX_ROUNDS", default=15),
+    "TOURNAMENT_MAX_DAYS_AHEAD": env.int("SMOKI_TOURNAMENT_MAX_DAYS_AHEAD", default=90),
 }
 
 LOGGING = {

@@ -10,5 +10,6 @@ urlpatterns = [
     # Django's set_language, which also saves a signed-in player's choice in the profile.
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("players.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

@@ -22,6 +22,11 @@ MODERATOR_PERMISSIONS = [
     ("games", "resolve_report"),
     ("games", "view_moderationaction"),
     ("games", "deactivate_user"),
+    ("tournaments", "view_tournament"),
+    ("tournaments", "moderate_tournament"),
+    ("tournaments", "view_entrant"),
+    ("tournaments", "view_round"),
+    ("tournaments", "view_placement"),
     ("auth", "view_user"),
     ("accounts", "view_profile"),
 ]
