@@ -74,8 +74,8 @@ def round_robin_rounds(
 
     Two seats: the circle method (one player fixed, the others turn one
     place a round; with an odd number a phantom gives the bye), n-1 rounds
-    (n for odd n), everyone meets everyone exactly once, and the first seat
-    alternates. Larger tables: ``_greedy_rounds``.
+    (n for odd n), everyone meets everyone exactly once; at each table the
+    one who sat first fewer times so far sits first (``seat_order``). Larger tables: ``_greedy_rounds``.
     """
     if size == 2:
         return _circle(players)
@@ -87,15 +87,18 @@ def _circle(players: list[int]) -> list[list[list[int]]]:
     if len(ring) % 2:
         ring.append(None)
     n = len(ring)
+    history = History()
+    rank = {p: i for i, p in enumerate(players)}
     rounds = []
-    for r in range(n - 1):
+    for _r in range(n - 1):
         tables = []
         for i in range(n // 2):
             a, b = ring[i], ring[n - 1 - i]
             if a is None or b is None:
                 continue
-            # Alternate who sits first: the fixed player by round, the others by table.
-            tables.append([a, b] if (r + i) % 2 == 0 else [b, a])
+            table = seat_order([a, b], history, rank)
+            history.record_table(table)
+            tables.append(table)
         rounds.append(tables)
         ring = [ring[0], ring[-1], *ring[1:-1]]
     return rounds
@@ -123,7 +126,7 @@ def _greedy_rounds(players: list[int], size: int, smallest: int) -> list[list[li
     while any(unmet(p) for p in players) and len(rounds) < limit:
         sizes, n_byes = table_sizes(len(players), size, smallest)
         order = sorted(players, key=lambda p: (history.byes[p], -unmet(p), rank[p]))
-        sitting_out = sorted(order, key=lambda p: (unmet(p) > 0, -history.byes[p], rank[p]))[
+        sitting_out = sorted(order, key=lambda p: (unmet(p) > 0, history.byes[p], -rank[p]))[
             :n_byes
         ]
         for p in sitting_out:
