@@ -382,7 +382,7 @@ class Notification(models.Model):
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
     )
-    about = models.JSONField(default=dict, blank=True)
+    about = models.JSONField(null=True, blank=True)
     kind = models.CharField(max_length=16, choices=NotificationKind.choices)
     version = models.PositiveIntegerField()
     # Distinguishes several notifications of one kind at one version, e.g. the
