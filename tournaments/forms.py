@@ -25,7 +25,7 @@ class CreateTournamentForm(CreateMatchForm):
         help_text=_("A round robin has as many rounds as it needs for everyone to meet."),
     )
     starts_at = forms.DateTimeField(
-        label=_("Start"),
+        label=_("Starts at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text=_("In your time zone."),
     )
