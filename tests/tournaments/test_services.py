@@ -299,3 +299,32 @@ def test_the_tournament_table_is_a_normal_match(people):
     seats = list(Seat.objects.filter(match=match))
     assert {s.user_id for s in seats} == {people[0].pk, people[1].pk}
     assert all(s.status == SeatStatus.PLAYING for s in seats)
+
+
+def test_a_swiss_of_nine_played_out_by_bots(people):
+    """Every match of every round played to its end by random bots through
+    ``games.services.play_bot_turns`` (the test game Hatchlings, short)."""
+    from games import services as game_services
+    from games.models import Seat
+
+    tournament = entered(
+        new_tournament(people[0], rounds=3, game_key="hatchlings", rated=False), people[1:9]
+    )
+    start_now(tournament)
+    for _ in range(3):
+        matches = running_matches(tournament)
+        assert len(matches) == 4
+        Seat.objects.filter(match__in=matches).update(is_bot=True, bot_level="random")
+        for match in matches:
+            for _turns in range(50):
+                if not Match.objects.filter(pk=match.pk, status=MatchStatus.ACTIVE).exists():
+                    break
+                game_services.play_bot_turns(match.pk, 200)
+        outcome = services.advance(tournament.pk)
+    assert outcome == "finished"
+    assert len(_met_pairs(tournament)) == len(set(_met_pairs(tournament))) == 12
+    rows = services.standings(
+        [(e.pk, e.rating) for e in tournament.entrants.all()], services.results_of(tournament)
+    )
+    assert sum(r.points for r in rows) == pytest.approx(12 + 3)
+    assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
