@@ -328,3 +328,23 @@ def test_a_swiss_of_nine_played_out_by_bots(people):
     )
     assert sum(r.points for r in rows) == pytest.approx(12 + 3)
     assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
+
+
+def test_the_tasks_run_the_services_and_the_beat_runs_the_sweep(people, settings):
+    from tournaments import tasks
+
+    assert any(
+        entry["task"] == "tournaments.tasks.sweep_tournaments"
+        for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    )
+    tournament = entered(
+        new_tournament(people[0], starts_at=timezone.now() - timedelta(minutes=1)), people[1:2]
+    )
+    assert tasks.sweep_tournaments.apply().get() == {"started": 1, "advanced": 0}
+    (match,) = running_matches(tournament)
+    finish(match, [1, 1])
+    assert tasks.advance_tournament.apply(args=[tournament.pk]).get() == "next round"
+    assert tasks.advance_tournament.apply(args=[tournament.pk]).get() == "waiting"
+    assert set(Placement.objects.filter(match=match).values_list("points", flat=True)) == {
+        0.5
+    }  # a draw: half a point each
