@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine import registry
@@ -68,10 +69,14 @@ def tournament_detail(request, tournament_id: int):
     return render(request, "tournaments/detail.html", {"page": page})
 
 
+# The messages are lazy: translated when shown, in the player's language.
 ACTIONS = {
-    "join": (services.join, _("You are entered.")),
-    "leave": (services.leave, _("You left the tournament.")),
-    "withdraw": (services.withdraw, _("You withdrew: your remaining matches are forfeited.")),
+    "join": (services.join, gettext_lazy("You are entered.")),
+    "leave": (services.leave, gettext_lazy("You left the tournament.")),
+    "withdraw": (
+        services.withdraw,
+        gettext_lazy("You withdrew: your remaining matches are forfeited."),
+    ),
 }
 
 
@@ -89,5 +94,5 @@ def tournament_action(request, tournament_id: int, action: str):
     except ServiceError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, done)
+        messages.success(request, str(done))
     return redirect("tournament_detail", tournament_id=tournament_id)

@@ -150,3 +150,16 @@ def test_the_player_page_lists_their_tournaments(client, people, running):
     text = client.get(reverse("player_page", args=["u02"])).content.decode()
     assert "Winter open" in text
     assert reverse("tournament_detail", args=[running.pk]) in text
+
+
+def test_the_messages_speak_the_players_language(client, people):
+    people[1].profile.language = "pl"
+    people[1].profile.save()
+    tournament = new_tournament(people[0])
+    client.force_login(people[1])
+    response = client.post(
+        reverse("tournament_action", args=[tournament.pk, "join"]),
+        follow=True,
+        headers={"accept-language": "pl"},
+    )
+    assert "Zapisano cię." in response.content.decode()
