@@ -16,6 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import ServiceError
+from games.forms import whole_number
 from tournaments import services
 from tournaments.models import Entrant, Placement, Round, Tournament
 
@@ -104,8 +105,11 @@ class TournamentAdmin(ReadOnly):
         ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        extra = {"cancel_url": reverse("admin:tournaments_tournament_cancel", args=[object_id])}
-        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+        extra = dict(extra_context or {})
+        pk = whole_number(object_id)
+        if pk is not None:  # a forged id ("²") gets the admin's own answer, not a link
+            extra["cancel_url"] = reverse("admin:tournaments_tournament_cancel", args=[pk])
+        return super().change_view(request, object_id, form_url, extra)
 
     def cancel_view(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)

@@ -96,3 +96,8 @@ def test_players_cannot_use_the_desk(client, people):
     assert response.status_code == 302 and "login" in response["Location"]
     tournament.refresh_from_db()
     assert tournament.status == "open"
+
+
+def test_a_forged_id_on_the_desk_is_no_error(desk):
+    response = desk.get("/admin/tournaments/tournament/%C2%B2/change/")
+    assert response.status_code in (302, 404)
