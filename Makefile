@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults leaderboard-bench bot-strength
+.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults leaderboard-bench bot-strength tournament-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -67,6 +67,9 @@ email-bench: install
 # 1,000,000 finished seats (DATABASE_URL's server, database smoki_leaderboard).
 leaderboard-bench: install
 	$(RUN) python tests/load/leaderboard_bench.py
+
+tournament-bench: install
+	$(RUN) python tests/load/tournament_bench.py
 
 # Gather translatable strings: each game's into games/catalog/<package>/locale,
 # the site's into locale/ (the boards' .jinja templates too: Django reads their

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "ladders",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -310,6 +311,7 @@ _every = env.float("SMOKI_BEAT_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
     "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
+    "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": _every},
     "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
     "expire-ladder-challenges": {
         "task": "ladders.tasks.expire_challenges",
@@ -446,6 +448,14 @@ SMOKI = {
     "LADDER_ACCEPT_DAYS": env.int("SMOKI_LADDER_ACCEPT_DAYS", default=7),
     "LADDER_DAYS_PER_MOVE": env.int("SMOKI_LADDER_DAYS_PER_MOVE", default=3),
     "LADDER_CHALLENGES_PER_DAY": env.int("SMOKI_LADDER_CHALLENGES_PER_DAY", default=5),
+    # Tournaments (docs/tournaments.md): how many one player may run (created,
+    # not over) and enter (open or running) at once, and their sizes.
+    "TOURNAMENTS_RUNNING_MAX": env.int("SMOKI_TOURNAMENTS_RUNNING_MAX", default=3),
+    "TOURNAMENTS_ENTERED_MAX": env.int("SMOKI_TOURNAMENTS_ENTERED_MAX", default=10),
+    "TOURNAMENT_MAX_ENTRANTS": env.int("SMOKI_TOURNAMENT_MAX_ENTRANTS", default=256),
+    "ROUND_ROBIN_MAX_ENTRANTS": env.int("SMOKI_ROUND_ROBIN_MAX_ENTRANTS", default=16),
+    "TOURNAMENT_MAX_ROUNDS": env.int("SMOKI_TOURNAMENT_MAX_ROUNDS", default=15),
+    "TOURNAMENT_MAX_DAYS_AHEAD": env.int("SMOKI_TOURNAMENT_MAX_DAYS_AHEAD", default=90),
 }
 
 LOGGING = {

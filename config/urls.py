@@ -11,5 +11,6 @@ urlpatterns = [
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("", include("players.urls")),
     path("", include("ladders.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

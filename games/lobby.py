@@ -57,28 +57,13 @@ def create_match(
     """Open a match with its creator in the first seat. ``rated`` defaults to
     rated for public matches (a bot filling a seat makes it unrated later);
     an optional rating range limits who may join."""
-    try:
-        game = registry.get(game_key)
-    except KeyError:
-        raise ServiceError(_("There is no such game.")) from None
-    if not game.min_players <= n_seats <= game.max_players:
-        raise ServiceError(
-            _("%(title)s is for %(min)d to %(max)d players.")
-            % {"title": game.title, "min": game.min_players, "max": game.max_players}
-        )
-    try:
-        options = resolve_options(game, options)
-    except IllegalAction as error:
-        raise ServiceError(i18n.refusal_text(error)) from None
-    refusal = game.validate_setup(n_seats, options)
-    if refusal:
-        raise ServiceError(i18n.translate(refusal))
-    if timeout_policy not in TimeoutPolicy.values:
-        raise ServiceError(_("Unknown timeout policy."))
-    if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
-        raise ServiceError(_("Loss on time is only for two-player matches."))
-    if min(time_per_move, time_bank, time_bank_increment) < timedelta(0):
-        raise ServiceError(_("Times cannot be negative."))
+    game, options = checked_setup(
+        game_key=game_key,
+        n_seats=n_seats,
+        options=options,
+        timeout_policy=timeout_policy,
+        times=(time_per_move, time_bank, time_bank_increment),
+    )
     if rated is None:
         rated = visibility == Visibility.PUBLIC
     _check_rating_range(min_rating, max_rating)
@@ -103,6 +88,46 @@ def create_match(
             created_by=user,
         )
         Seat.objects.create(match=match, index=0, user=user)
+    return match
+
+
+def checked_setup(*, game_key: str, n_seats: int, options, timeout_policy: str, times) -> tuple:
+    """The game and its resolved options, or a ``ServiceError`` saying what is
+    wrong: shared by new matches and new tournaments (``tournaments.services``)."""
+    try:
+        game = registry.get(game_key)
+    except KeyError:
+        raise ServiceError(_("There is no such game.")) from None
+    if not game.min_players <= n_seats <= game.max_players:
+        raise ServiceError(
+            _("%(title)s is for %(min)d to %(max)d players.")
+            % {"title": game.title, "min": game.min_players, "max": game.max_players}
+        )
+    try:
+        options = resolve_options(game, options)
+    except IllegalAction as error:
+        raise ServiceError(i18n.refusal_text(error)) from None
+    refusal = game.validate_setup(n_seats, options)
+    if refusal:
+        raise ServiceError(i18n.translate(refusal))
+    if timeout_policy not in TimeoutPolicy.values:
+        raise ServiceError(_("Unknown timeout policy."))
+    if timeout_policy == TimeoutPolicy.LOSS and n_seats != 2:
+        raise ServiceError(_("Loss on time is only for two-player matches."))
+    if min(times) < timedelta(0):
+        raise ServiceError(_("Times cannot be negative."))
+    return game, options
+
+
+def start_table(*, users: list, game_key: str, **create) -> Match:
+    """A match with ``users`` in its seats, in order, started at once: a
+    tournament's table. Nobody joins, so blocks and rating ranges do not
+    apply (the pairing chose the players); ``create`` is ``create_match``'s."""
+    with transaction.atomic():
+        match = create_match(user=users[0], game_key=game_key, n_seats=len(users), **create)
+        for index, user in enumerate(users[1:], start=1):
+            Seat.objects.create(match=match, index=index, user=user)
+        _start(match)
     return match
 
 

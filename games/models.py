@@ -354,6 +354,7 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", _("You are invited")
     MODERATION = "moderation", _("A moderator changed your match")
     UNDO_REQUEST = "undo_request", _("A player asks to take back a move")
+    TOURNAMENT = "tournament", _("News of a tournament")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -376,7 +377,12 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notifications")
+    # Null for news not about one match (a tournament's start, round or end),
+    # which says what it is about in ``about`` instead.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
+    )
+    about = models.JSONField(null=True, blank=True)
     kind = models.CharField(max_length=16, choices=NotificationKind.choices)
     version = models.PositiveIntegerField()
     # Distinguishes several notifications of one kind at one version, e.g. the
@@ -401,6 +407,12 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "match", "kind", "version", "tag"], name="notification_once"
+            ),
+            # News without a match exists once per (user, kind, tag).
+            models.UniqueConstraint(
+                fields=["user", "kind", "tag"],
+                condition=Q(match__isnull=True),
+                name="notification_once_without_match",
             ),
             # One unread entry per match and kind: a new event updates it
             # (games.notifications.queue).
@@ -532,6 +544,8 @@ class ModerationAction(models.Model):
         REPLACE_WITH_BOT = "replace_with_bot", _("Replace a seat with a bot")
         REINSTATE = "reinstate", _("Give a bot-held seat back to its player")
         ADJUDICATE = "adjudicate", _("Adjudicate the result")
+        CANCEL_TOURNAMENT = "cancel_tournament", _("Cancel a tournament")
+        REMOVE_ENTRANT = "remove_entrant", _("Remove a tournament entrant")
         CORRECT_RESULT = "correct_result", _("Correct a finished match's result")
         UNDO = "undo", _("Undo moves")
         HIDE_MESSAGE = "hide_message", _("Hide a chat message")

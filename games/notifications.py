@@ -77,6 +77,7 @@ PREFERENCE_FIELD = {
     NotificationKind.MODERATION: "email_match_events",
     # Asked while it is the judge's turn to move: as urgent as "your turn".
     NotificationKind.UNDO_REQUEST: "email_your_turn",
+    NotificationKind.TOURNAMENT: "email_match_events",
 }
 UNDO_TAG = "undo-"  # + the asking seat's index: the tag says who asks
 
@@ -150,6 +151,73 @@ def queue(
     if status == DeliveryStatus.PENDING:
         outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
     return notification
+
+
+def queue_tournament(
+    user, *, tournament_id: int, name: str, event: str, round_number: int = 0
+) -> Notification | None:
+    """A tournament's news for one entrant (``tournaments.notify``): a row
+    without a match, once per (user, tournament, event, round), written in
+    the caller's transaction and delivered after the commit like any other.
+    Rare news, so a player who chose the daily digest gets it at once."""
+    if user is None or not user.is_active:
+        return None
+    tag = f"t{tournament_id}-{event[:1]}{round_number}"
+    status, reason = initial_status(user, NotificationKind.TOURNAMENT)
+    if status == DeliveryStatus.DIGEST:
+        status = DeliveryStatus.PENDING
+    now = timezone.now()
+    notification, created = Notification.objects.get_or_create(
+        user=user,
+        match=None,
+        kind=NotificationKind.TOURNAMENT,
+        tag=tag,
+        defaults={
+            "version": round_number,
+            "about": {
+                "tournament": tournament_id,
+                "name": name,
+                "event": event,
+                "round": round_number,
+            },
+            "status": status,
+            "last_error": reason,
+            "next_attempt_at": now + outbox.relay_after()
+            if status == DeliveryStatus.PENDING
+            else None,
+        },
+    )
+    if created and status == DeliveryStatus.PENDING:
+        outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
+    return notification if created else None
+
+
+def tournament_context(row: Notification) -> dict:
+    """Subject and sentences of a tournament's news, in the active language."""
+    about = row.about or {}
+    what = {"name": about.get("name", ""), "round": about.get("round", 0)}
+    event = about.get("event")
+    if event == "started":
+        subject = _("The tournament %(name)s has started") % what
+        line = _("The tournament %(name)s has started; your first match is waiting.") % what
+    elif event == "round":
+        subject = _("Round %(round)s of %(name)s has started") % what
+        line = _("Round %(round)s of the tournament %(name)s has started.") % what
+    elif event == "finished":
+        subject = _("The tournament %(name)s is over") % what
+        line = _("The tournament %(name)s is over: see the final standings.") % what
+    else:
+        subject = _("The tournament %(name)s was cancelled") % what
+        line = _("The tournament %(name)s was cancelled.") % what
+    url = absolute(reverse("tournament_detail", args=[about.get("tournament", 0)]))
+    return {"subject": str(subject), "lines": [str(line)], "match_url": url}
+
+
+def link_of(row: Notification) -> str:
+    """Where the bell's entry for ``row`` leads."""
+    if row.match_id is None:
+        return reverse("tournament_detail", args=[(row.about or {}).get("tournament", 0)])
+    return reverse("match_detail", args=[row.match_id])
 
 
 class _Event:
@@ -635,6 +703,7 @@ def email_position(row: Notification) -> dict:
     match = row.match
     if (
         row.kind not in (NotificationKind.YOUR_TURN, NotificationKind.REMINDER)
+        or match is None
         or match.status != "active"
         or match.state is None
     ):
@@ -686,6 +755,7 @@ def email_choices(row: Notification) -> list[tuple[str, str]]:
     match = row.match
     if (
         row.kind != NotificationKind.YOUR_TURN
+        or match is None
         or match.status != "active"
         or match.version != row.version
         or match.deadline is None
@@ -753,6 +823,8 @@ def message_context(row: Notification) -> dict:
     """Subject and sentences for one notification, in the active language and zone."""
     from games.engine import registry
 
+    if row.kind == NotificationKind.TOURNAMENT:
+        return tournament_context(row)
     match = row.match
     title = registry.get(match.game_key).title
     url = absolute(reverse("match_detail", args=[match.pk]))

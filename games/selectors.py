@@ -908,9 +908,9 @@ def recent_notifications(user, limit: int = 50) -> list:
     from games import notifications
 
     rows = []
-    seen: dict[tuple[int, str], Notification] = {}
+    seen: dict[tuple, Notification] = {}
     for row in Notification.objects.filter(user=user).select_related("match")[: limit * 4]:
-        key = (row.match_id, row.kind)
+        key = (row.match_id, row.kind, row.tag if row.match_id is None else "")
         if key in seen:
             if row.read_at is None:
                 seen[key].read_at = None
@@ -937,6 +937,7 @@ def recent_notifications(user, limit: int = 50) -> list:
             if seat.user_id != user.pk
         ]
         row.text = notifications.message_context(row)["subject"]
+        row.link = notifications.link_of(row)
         row.can_answer = row.kind == "invitation" and row.match_id in open_invitations
         # A request to take back a move is answered where it is listed, while it waits.
         row.can_answer_undo = (

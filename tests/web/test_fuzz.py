@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.apps import apps
@@ -51,6 +52,8 @@ from games.engine import registry
 from games.models import DeliveryStatus, Notification, NotificationKind, Visibility
 from ladders import services as ladders
 from ladders.models import Entry
+from tournaments import services as tournament_services
+from tournaments.models import Entrant
 
 # An example costs 7 ms (a refused admin or allauth form) to 40 ms (the
 # profile page) of CPU; 300 per endpoint take the whole file about 3 minutes
@@ -247,6 +250,27 @@ ENDPOINTS: dict[str, Endpoint] = {
         ("reason", "confirm"), "ladder_challenge", ADMIN_ROLES
     ),
     "admin:login": Endpoint(("username", "password", "next"), roles=ADMIN_ROLES),
+    # Tournaments: a new one, entering, leaving and withdrawing, and the desk.
+    "tournament_create": Endpoint(
+        (
+            "name",
+            "game",
+            "n_seats",
+            "format",
+            "rounds",
+            "starts_at",
+            "min_entrants",
+            "max_entrants",
+            "time_per_move",
+            "time_bank",
+            "timeout_policy",
+            "opt_nogi_first_player",
+            "rated",
+        )
+    ),
+    "tournament_action": Endpoint((), "tournament", MATCH_ROLES),
+    "admin:tournaments_tournament_cancel": Endpoint(("reason",), "tournament_admin", ADMIN_ROLES),
+    "admin:tournaments_entrant_remove": Endpoint(("reason",), "entrant_admin", ADMIN_ROLES),
     # The rest of the desk's pages for Smoki's models: read-only, so every
     # POST (add, change, delete, a list's action) must be refused.
     "admin:read_only_pages": Endpoint(
@@ -280,6 +304,8 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "leaderboards": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "ladder_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "ladder_detail": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
+    "tournament_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
+    "tournament_detail": Endpoint(("page",), "tournament_page", MATCH_ROLES, method="get"),
     "admin:games_match_changelist": Endpoint(
         ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
         roles=ADMIN_ROLES,
@@ -290,7 +316,7 @@ GET_EXAMPLES = max(1, EXAMPLES // 3)
 
 # Admin pages covered by "admin:read_only_pages": every page Django's admin
 # makes for a model of Smoki's, but those with their own entry above.
-SMOKI_APPS = ("games", "accounts", "players", "ladders")
+SMOKI_APPS = ("games", "accounts", "players", "ladders", "tournaments")
 ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
 
 # Views that accept POST but are not Smoki's to fuzz, each with why.
@@ -439,6 +465,31 @@ class FuzzEveryForm(TestCase):
         cls.challenge_others = ladders.challenge(cls.dave, "drako", "bob")
         cls.ladder_entry = Entry.objects.get(user=cls.erin)
 
+        # A tournament open for entry (alice's) and one running (carol and erin).
+        start = timezone.now() + timedelta(days=1)
+        cls.open_tournament = tournament_services.create_tournament(
+            user=cls.alice,
+            name="Open cup",
+            game_key="nogi",
+            table_size=2,
+            format="swiss",
+            rounds=3,
+            starts_at=start,
+            min_entrants=2,
+            max_entrants=8,
+        )
+        cls.running_tournament = tournament_services.create_tournament(
+            user=cls.carol,
+            name="Running cup",
+            game_key="nogi",
+            table_size=2,
+            format="round_robin",
+            starts_at=start,
+            min_entrants=2,
+            max_entrants=8,
+        )
+        tournament_services.join(user=cls.erin, tournament=cls.running_tournament)
+        tournament_services.start(cls.running_tournament.pk, now=start)
         game = registry.get("nogi")
         seat = cls.active.seats.get(user=cls.alice).index
         legal = game.legal_actions(cls.active.state, seat) or game.legal_actions(
@@ -570,6 +621,20 @@ class FuzzEveryForm(TestCase):
             return reverse(name, args=[pk or 10**6])
         if args == "ladder_entry":
             return reverse(name, args=[self.ladder_entry.pk if target == "real" else 10**6])
+        if args in ("tournament", "tournament_page", "tournament_admin", "entrant_admin"):
+            which, action = target
+            pk = {
+                "open": self.open_tournament.pk,
+                "running": self.running_tournament.pk,
+                "missing": 10**6,
+                "huge": 2**63,
+            }[which]
+            if args == "tournament":
+                return reverse(name, args=[pk, action])
+            if args == "entrant_admin":
+                entrant = Entrant.objects.filter(tournament_id=min(pk, 10**6)).first()
+                return reverse(name, args=[entrant.pk if entrant else 10**6])
+            return reverse(name, args=[pk])
         if args == "admin_page":
             page, which = target
             if page.endswith(("_changelist", "_add")):
@@ -631,6 +696,11 @@ TARGETS = {
     "ladder_challenge": st.sampled_from(["open", "done", "missing"]),
     "ladder_entry": st.sampled_from(["real", "missing"]),
 }
+_TOURNAMENTS = st.sampled_from(["open", "running", "missing", "huge"])
+_TOURNAMENT_ACTIONS = st.sampled_from(["join", "leave", "withdraw", "explode", "²", "x" * 60])
+TARGETS["tournament"] = st.tuples(_TOURNAMENTS, _TOURNAMENT_ACTIONS)
+for _kind in ("tournament_page", "tournament_admin", "entrant_admin"):
+    TARGETS[_kind] = st.tuples(_TOURNAMENTS, st.none())
 
 
 def _fuzz_test(name: str, endpoint: Endpoint, examples: int = EXAMPLES):

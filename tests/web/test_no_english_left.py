@@ -164,6 +164,35 @@ def pages_of_a_player(language: str):
     ladders.challenge(me, "drako", other.username)
     visits += [(mine, "/ladders/"), (theirs, "/ladders/drako/"), (mine, "/ladders/drako/")]
     visits.append((mine, f"/players/{me.username}/"))
+    # Tournaments: the list, the form, one open for entry and a round robin
+    # under way with a result (standings, crosstable, a round's tables).
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import services as tournaments
+
+    start = timezone.now() + timedelta(days=1)
+    common = {"game_key": "nogi", "table_size": 2, "starts_at": start, "min_entrants": 2}
+    waiting = tournaments.create_tournament(
+        user=me, name="Smoki", format="swiss", rounds=3, max_entrants=8, **common
+    )
+    running = tournaments.create_tournament(
+        user=other, name="Smoki", format="round_robin", max_entrants=8, **common
+    )
+    tournaments.join(user=me, tournament=running)
+    tournaments.start(running.pk, now=start)
+    played = running.round_set.get().placements.exclude(match=None).first().match
+    safety.resign(user=other, match=played)
+    tournaments.advance(running.pk)
+    for path in ("/tournaments/", "/tournaments/new/", "/tournaments/new/?game=nogi"):
+        visits.append((mine, path))
+    for tournament in (waiting, running):
+        visits += [
+            (mine, f"/tournaments/{tournament.pk}/"),
+            (theirs, f"/tournaments/{tournament.pk}/"),
+        ]
+    visits += [(mine, "/notifications/"), (mine, f"/players/{me.username}/")]
     return visits, {me.username, other.username}
 
 

@@ -1,0 +1,103 @@
+"""A tournament's news: outbox rows, delivered by email in the player's
+language, listed in the bell, and the desk's two forms."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games import notifications
+from games.models import ModerationAction, Notification
+from tests.tournaments.conftest import entered, new_tournament, start_now
+from tournaments.models import EntrantStatus
+
+
+def test_news_is_emailed_in_each_players_language(people):
+    people[1].profile.language = "pl"
+    people[1].profile.save()
+    people[2].profile.language = "cs"
+    people[2].profile.save()
+    tournament = entered(new_tournament(people[0], name="Jesień"), people[1:3])
+    start_now(tournament)
+    rows = Notification.objects.filter(kind="tournament", about__event="round")
+    assert rows.count() == 3 and all(r.match_id is None for r in rows)
+    for row in rows:
+        assert notifications.deliver(row.pk) == "sent"
+    subjects = {m.to[0]: m.subject for m in mail.outbox}
+    assert "Round 1 of Jesień has started" in subjects["u00@example.com"]
+    assert "Runda 1 turnieju Jesień się rozpoczęła" in subjects["u01@example.com"]
+    assert "Začalo 1. kolo turnaje Jesień" in subjects["u02@example.com"]
+    body = mail.outbox[0].body
+    assert reverse("tournament_detail", args=[tournament.pk]) in body
+
+
+def test_news_exists_once_per_event(people):
+    tournament = entered(new_tournament(people[0]), people[1:2])
+    start_now(tournament)
+    first = notifications.queue_tournament(
+        people[0], tournament_id=tournament.pk, name="x", event="round", round_number=1
+    )
+    assert first is None  # already queued by the start
+    assert Notification.objects.filter(user=people[0], kind="tournament").count() == 2
+
+
+def test_the_bell_lists_news_with_a_link_to_the_tournament(client, people):
+    tournament = entered(new_tournament(people[0], name="Zima"), people[1:2])
+    start_now(tournament)
+    client.force_login(people[1])
+    text = client.get(reverse("notifications")).content.decode()
+    assert "The tournament Zima has started" in text
+    assert f'href="{reverse("tournament_detail", args=[tournament.pk])}"' in text
+
+
+@pytest.fixture
+def desk(client, moderator):
+    client.force_login(moderator)
+    return client
+
+
+def test_the_desk_cancels_a_tournament_with_a_reason(desk, people):
+    tournament = entered(new_tournament(people[0]), people[1:3])
+    url = reverse("admin:tournaments_tournament_cancel", args=[tournament.pk])
+    assert desk.get(url).status_code == 200
+    assert (
+        desk.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk])).status_code
+        == 200
+    )
+    desk.post(url, {"reason": ""})
+    tournament.refresh_from_db()
+    assert tournament.status == "open"  # no reason, nothing done
+    desk.post(url, {"reason": "a duplicate of another tournament"})
+    tournament.refresh_from_db()
+    assert tournament.status == "cancelled"
+    assert ModerationAction.objects.filter(kind="cancel_tournament").count() == 1
+
+
+def test_the_desk_removes_an_entrant(desk, people):
+    tournament = entered(new_tournament(people[0]), people[1:4])
+    start_now(tournament)
+    entrant = tournament.entrants.get(user=people[2])
+    url = reverse("admin:tournaments_entrant_remove", args=[entrant.pk])
+    desk.post(url, {"reason": "abusive messages in every chat"})
+    entrant.refresh_from_db()
+    assert entrant.status == EntrantStatus.REMOVED
+    action = ModerationAction.objects.get(kind="remove_entrant")
+    assert action.user == people[2] and action.details["tournament"] == tournament.pk
+
+
+def test_players_cannot_use_the_desk(client, people):
+    tournament = new_tournament(people[0])
+    client.force_login(people[0])
+    response = client.post(
+        reverse("admin:tournaments_tournament_cancel", args=[tournament.pk]),
+        {"reason": "I changed my mind about it"},
+    )
+    assert response.status_code == 302 and "login" in response["Location"]
+    tournament.refresh_from_db()
+    assert tournament.status == "open"
+
+
+def test_a_forged_id_on_the_desk_is_no_error(desk):
+    response = desk.get("/admin/tournaments/tournament/%C2%B2/change/")
+    assert response.status_code in (302, 404)

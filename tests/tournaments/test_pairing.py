@@ -1,0 +1,155 @@
+"""Pairing and standings properties, over many random tournaments (Hypothesis).
+
+Pure functions: no database. A "tournament" here is a list of ids with
+ratings, whose results are drawn at random round after round."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments import pairing
+from tournaments.standings import TableResult, crosstable, points_for_ranks, standings
+
+
+@given(n=st.integers(2, 14))
+def test_a_two_player_round_robin_meets_everyone_exactly_once(n):
+    rounds = pairing.round_robin_rounds(list(range(n)))
+    assert len(rounds) == (n - 1 if n % 2 == 0 else n)
+    met = Counter(frozenset(t) for tables in rounds for t in tables)
+    assert set(met) == {frozenset(p) for p in combinations(range(n), 2)}
+    assert set(met.values()) == {1}
+    for tables in rounds:
+        seated = [p for t in tables for p in t]
+        assert len(seated) == len(set(seated))  # nobody twice in a round
+        assert len(seated) >= n - 1  # at most one sits out
+    # First seats are shared out: each sits first about half their games.
+    firsts = Counter(t[0] for tables in rounds for t in tables)
+    assert all(abs(firsts[p] - (n - 1) / 2) <= 2 for p in range(n))
+
+
+@given(n=st.integers(3, 12), size=st.integers(3, 5))
+@settings(max_examples=40, deadline=None)
+def test_a_round_robin_of_larger_tables_lets_every_pair_meet(n, size):
+    smallest = 3 if size > 3 else 2
+    rounds = pairing.round_robin_rounds(list(range(n)), size, smallest)
+    met = {frozenset(p) for tables in rounds for t in tables for p in combinations(t, 2)}
+    assert met == {frozenset(p) for p in combinations(range(n), 2)}
+    for tables in rounds:
+        seated = [p for t in tables for p in t]
+        assert len(seated) == len(set(seated))
+        assert all(smallest <= len(t) <= size for t in tables)
+
+
+def _play(tables, rng):
+    results = []
+    for table in tables:
+        order = list(range(len(table)))
+        rng.shuffle(order)
+        ranks = [0] * len(table)
+        for place, seat in enumerate(order, start=1):
+            ranks[seat] = place
+        results.append(points_for_ranks(ranks))
+    return results
+
+
+@given(n=st.integers(2, 40), rounds=st.integers(1, 7), seed=st.integers(0, 10**6))
+@settings(max_examples=60, deadline=None)
+def test_swiss_never_repeats_a_pair_where_avoidable_and_rotates_byes(n, rounds, seed):
+    rng = random.Random(seed)
+    ratings = {p: rng.randint(800, 2000) for p in range(n)}
+    points = Counter()
+    history = pairing.History()
+    repeats_needed = n <= 2 * rounds  # a small field may have to meet again
+    for _ in range(rounds):
+        players = [pairing.Standing(p, points[p], ratings[p]) for p in range(n)]
+        tables, bye = pairing.swiss_pairs(players, history)
+        seated = [p for t in tables for p in t]
+        assert sorted(seated + ([bye] if bye is not None else [])) == list(range(n))
+        assert (bye is not None) == (n % 2 == 1)
+        if not repeats_needed:
+            assert all(not history.met[frozenset(t)] for t in tables)
+        if bye is not None:
+            if rounds <= n:
+                assert history.byes[bye] == 0  # nobody has a second bye
+            history.byes[bye] += 1
+            points[bye] += 1
+        for table, won in zip(tables, _play(tables, rng), strict=True):
+            history.record_table(table)
+            for p, w in zip(table, won, strict=True):
+                points[p] += w
+
+
+@given(n=st.integers(4, 40), seed=st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_swiss_keeps_score_groups_together(n, seed):
+    """After one round (no repeats to dodge), each score group is paired
+    within itself but for at most one entrant floating to the next group."""
+    rng = random.Random(seed)
+    n -= n % 2
+    history = pairing.History()
+    players = [pairing.Standing(p, 0.0, rng.randint(800, 2000)) for p in range(n)]
+    tables, _bye = pairing.swiss_pairs(players, history)
+    points = Counter()
+    for table, won in zip(tables, _play(tables, rng), strict=True):
+        history.record_table(table)
+        for p, w in zip(table, won, strict=True):
+            points[p] += w
+    players = [pairing.Standing(p, points[p], s.rating) for p, s in enumerate(players)]
+    tables, _bye = pairing.swiss_pairs(players, history)
+    mixed = sum(1 for a, b in tables if points[a] != points[b])
+    groups = Counter(points[p] for p in range(n))
+    assert mixed <= sum(1 for size in groups.values() if size % 2)
+
+
+@given(n=st.integers(3, 30), size=st.integers(3, 5), seed=st.integers(0, 10**6))
+@settings(max_examples=40, deadline=None)
+def test_swiss_tables_of_n_seat_everyone_once(n, size, seed):
+    rng = random.Random(seed)
+    history = pairing.History()
+    players = [pairing.Standing(p, rng.choice([0.0, 1.0, 2.0]), 1000 + p) for p in range(n)]
+    tables, byes = pairing.swiss_tables(players, history, size, 3)
+    seated = [p for t in tables for p in t]
+    assert sorted(seated + byes) == list(range(n))
+    assert all(3 <= len(t) <= size for t in tables)
+
+
+def test_points_by_rank_share_ties():
+    assert points_for_ranks([1, 2]) == [1.0, 0.0]
+    assert points_for_ranks([1, 1]) == [0.5, 0.5]
+    assert points_for_ranks([2, 1, 3, 4]) == [2.0, 3.0, 1.0, 0.0]
+    assert points_for_ranks([1, 1, 3]) == [1.5, 1.5, 0.0]
+
+
+def test_buchholz_and_sonneborn_berger_by_hand():
+    """A beats B, B beats C, A draws C; D has a bye and loses to A."""
+    results = [
+        TableResult(1, [1, 2], [1.0, 0.0]),
+        TableResult(1, [4], [1.0], bye=True),
+        TableResult(2, [2, 3], [1.0, 0.0]),
+        TableResult(2, [1, 4], [1.0, 0.0]),
+        TableResult(3, [1, 3], [0.5, 0.5]),
+    ]
+    rows = {r.entrant: r for r in standings([(1, 0), (2, 0), (3, 0), (4, 0)], results)}
+    assert rows[1].points == 2.5 and rows[2].points == 1.0 and rows[3].points == 0.5
+    assert rows[1].buchholz == 1.0 + 1.0 + 0.5  # B, D, C
+    assert rows[1].berger == 1.0 * 1.0 + 1.0 * 1.0 + 0.5 * 0.5
+    assert rows[2].buchholz == 2.5 + 0.5
+    assert rows[2].berger == 0.5  # beat C (0.5)
+    assert [r.entrant for r in standings([(1, 0), (2, 0), (3, 0), (4, 0)], results)][0] == 1
+    cross = crosstable([1, 2, 3, 4], results)
+    assert cross[1] == {2: 1.0, 4: 1.0, 3: 0.5} and cross[4] == {1: 0.0}
+
+
+def test_equal_points_are_ordered_by_buchholz_then_sonneborn_berger():
+    results = [TableResult(1, [1, 3], [1.0, 0.0]), TableResult(1, [2, 4], [1.0, 0.0])]
+    results.append(TableResult(2, [3, 4], [1.0, 0.0]))
+    order = [r.entrant for r in standings([(1, 900), (2, 1500), (3, 0), (4, 0)], results)]
+    # 1, 2 and 3 have 1 point each; Buchholz puts 1 and 3 (opponents with
+    # 1 point) before 2 (opponent with 0), and Sonneborn-Berger 1 (beat 3,
+    # who has 1) before 3 (beat 4, who has 0).
+    assert order == [1, 3, 2, 4]

@@ -1,0 +1,53 @@
+"""The tournament page's queries do not grow with its rounds or entrants."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.tournaments.conftest import entered, new_tournament, play_round, start_now
+
+PAGE_QUERIES = 8  # the page's own reads plus the session, the user and the bell
+
+
+def _queries(client, tournament) -> int:
+    url = reverse("tournament_detail", args=[tournament.pk])
+    client.get(url)  # warm caches (the game registry, translations)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries.captured_queries)
+
+
+def test_the_tournament_page_reads_the_same_queries_whatever_its_size(client, people):
+    rng = random.Random(3)
+    small = entered(new_tournament(people[0], rounds=1, name="small"), people[1:2])
+    start_now(small)
+    big = entered(new_tournament(people[2], rounds=4, name="big"), people[3:12])
+    start_now(big)
+    for _ in range(3):
+        play_round(big, rng)
+    client.force_login(people[1])
+    few, many = _queries(client, small), _queries(client, big)
+    assert few == many, (few, many)
+    assert many <= PAGE_QUERIES
+    round_robin = entered(new_tournament(people[1], format="round_robin"), people[5:10])
+    start_now(round_robin)
+    for _ in range(2):
+        play_round(round_robin, rng)
+    assert _queries(client, round_robin) == many
+
+
+def test_the_list_reads_a_fixed_number_of_queries(client, people):
+    url = reverse("tournament_list")
+    client.get(url)
+    with CaptureQueriesContext(connection) as before:
+        client.get(url)
+    for i in range(6):
+        new_tournament(people[i], name=f"t{i}")
+    with CaptureQueriesContext(connection) as after:
+        client.get(url)
+    assert len(before.captured_queries) == len(after.captured_queries) <= 4

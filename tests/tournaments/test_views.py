@@ -1,0 +1,165 @@
+"""The tournament pages and forms: what they show, what they refuse."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.tournaments.conftest import entered, finish, new_tournament, running_matches, start_now
+from tournaments.models import Entrant, EntrantStatus, Tournament
+
+
+@pytest.fixture
+def running(people):
+    tournament = entered(new_tournament(people[0], name="Winter open"), people[1:4])
+    start_now(tournament)
+    return tournament
+
+
+def test_the_list_shows_open_running_and_finished(client, people, running):
+    open_one = new_tournament(people[5], name="Spring cup")
+    response = client.get(reverse("tournament_list"))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Spring cup" in text and "Winter open" in text
+    assert text.index("Spring cup") < text.index("Winter open")  # open before running
+    assert reverse("tournament_detail", args=[open_one.pk]) in text
+
+
+def test_the_page_shows_entrants_rounds_matches_and_standings(client, people, running):
+    first = running_matches(running)[0]
+    finish(first, [1, 2])
+    response = client.get(reverse("tournament_detail", args=[running.pk]))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert 'id="standings"' in text and "Round 1" in text
+    for match in running_matches(running) + [first]:
+        assert reverse("match_detail", args=[match.pk]) in text
+    assert reverse("player_page", args=["u01"]) in text
+
+
+def test_a_round_robin_page_has_a_crosstable(client, people):
+    tournament = entered(new_tournament(people[0], format="round_robin"), people[1:3])
+    start_now(tournament)
+    for match in running_matches(tournament):
+        finish(match, [1, 2])
+    text = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+    assert 'id="crosstable"' in text
+
+
+def test_join_leave_and_withdraw_through_the_page(client, people):
+    tournament = new_tournament(people[0], starts_at=timezone.now() + timedelta(hours=2))
+    client.force_login(people[1])
+    url = reverse("tournament_action", args=[tournament.pk, "join"])
+    page = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+    assert 'id="join-tournament"' in page
+    assert client.post(url).status_code == 302
+    assert Entrant.objects.filter(tournament=tournament, user=people[1]).exists()
+    response = client.post(url, follow=True)  # twice: a message, nothing changes
+    assert "already entered" in response.content.decode()
+    assert Entrant.objects.filter(tournament=tournament).count() == 2
+    client.post(reverse("tournament_action", args=[tournament.pk, "leave"]))
+    assert not Entrant.objects.filter(tournament=tournament, user=people[1]).exists()
+    client.post(url)
+    start_now(tournament)
+    page = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+    assert 'id="withdraw-tournament"' in page
+    client.post(reverse("tournament_action", args=[tournament.pk, "withdraw"]))
+    entry = Entrant.objects.get(tournament=tournament, user=people[1])
+    assert entry.status == EntrantStatus.WITHDRAWN
+
+
+def test_bad_requests_are_refused_without_harm(client, people, running):
+    client.force_login(people[8])
+    assert client.get(reverse("tournament_detail", args=[999999])).status_code == 404
+    assert client.post(reverse("tournament_action", args=[999999, "join"])).status_code == 404
+    assert (
+        client.post(reverse("tournament_action", args=[running.pk, "explode"])).status_code == 404
+    )
+    assert client.get(reverse("tournament_action", args=[running.pk, "join"])).status_code == 405
+    response = client.post(reverse("tournament_action", args=[running.pk, "join"]), follow=True)
+    assert "not open for entry" in response.content.decode()
+    response = client.post(reverse("tournament_action", args=[running.pk, "withdraw"]), follow=True)
+    assert "not playing" in response.content.decode()
+    assert not Entrant.objects.filter(user=people[8]).exists()
+
+
+def test_signed_out_players_are_sent_to_log_in(client, running):
+    response = client.post(reverse("tournament_action", args=[running.pk, "join"]))
+    assert response.status_code == 302 and "login" in response["Location"]
+    assert client.get(reverse("tournament_create")).status_code == 302
+
+
+def _form(**changes):
+    data = {
+        "name": "Nogi nights",
+        "game": "nogi",
+        "n_seats": "2",
+        "format": "swiss",
+        "rounds": "3",
+        "starts_at": (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"),
+        "min_entrants": "4",
+        "max_entrants": "16",
+        "time_per_move": str(3 * 86400),
+        "time_bank": "0",
+        "time_bank_increment": "0",
+        "timeout_policy": "bot_strikes",
+        "rated": "on",
+    }
+    data.update(changes)
+    return data
+
+
+def test_creating_a_tournament_through_the_form(client, people):
+    client.force_login(people[0])
+    assert client.get(reverse("tournament_create") + "?game=nogi").status_code == 200
+    response = client.post(reverse("tournament_create") + "?game=nogi", _form())
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tournament_detail", args=[tournament.pk])
+    assert tournament.rounds == 3 and tournament.created_by == people[0]
+    assert tournament.entrants.filter(user=people[0]).exists()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"game": "chess"},
+        {"format": "knockout"},
+        {"rounds": "0"},
+        {"rounds": ""},
+        {"min_entrants": "9", "max_entrants": "4"},
+        {"starts_at": "yesterday"},
+        {"starts_at": "2001-01-01T10:00"},
+        {"n_seats": "9"},
+        {"name": ""},
+        {"max_entrants": "100000000000000000000"},
+    ],
+)
+def test_bad_forms_are_refused_and_nothing_is_created(client, people, changes):
+    client.force_login(people[0])
+    response = client.post(reverse("tournament_create") + "?game=nogi", _form(**changes))
+    assert response.status_code in (400, 409)
+    assert not Tournament.objects.exists()
+
+
+def test_the_player_page_lists_their_tournaments(client, people, running):
+    text = client.get(reverse("player_page", args=["u02"])).content.decode()
+    assert "Winter open" in text
+    assert reverse("tournament_detail", args=[running.pk]) in text
+
+
+def test_the_messages_speak_the_players_language(client, people):
+    people[1].profile.language = "pl"
+    people[1].profile.save()
+    tournament = new_tournament(people[0])
+    client.force_login(people[1])
+    response = client.post(
+        reverse("tournament_action", args=[tournament.pk, "join"]),
+        follow=True,
+        headers={"accept-language": "pl"},
+    )
+    assert "Zapisano cię." in response.content.decode()

@@ -1,0 +1,143 @@
+"""The moderators' desk for tournaments (Django admin), read-only like the
+games' desk: cancelling a tournament and removing an entrant go through
+``tournaments.services`` from a form that asks for a reason, each recorded
+in the audit log (``games.ModerationAction``). A tournament match's result is
+decided on the match's own desk page (Adjudicate), as for any match: the
+match's end then advances the tournament."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import ServiceError
+from games.forms import whole_number
+from tournaments import services
+from tournaments.models import Entrant, Placement, Round, Tournament
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason (kept in the audit)"), widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class ReadOnly(admin.ModelAdmin):
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def _page(request, *, title, subject, execute, done_url):
+    if not request.user.has_perm("tournaments.moderate_tournament"):
+        raise PermissionDenied
+    form = ReasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            execute(form.cleaned_data["reason"])
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Done: %(what)s.") % {"what": title})
+            return redirect(done_url)
+    context = {
+        **admin.site.each_context(request),
+        "title": title,
+        "description": "",
+        "subject": subject,
+        "form": form,
+        "cancel_url": done_url,
+    }
+    return render(request, "admin/games/moderate.html", context)
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    fields = ["user", "rating", "status", "joined_at", "remove_link"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("Moderate"))
+    def remove_link(self, entrant):
+        if entrant.tournament.is_over:
+            return ""
+        url = reverse("admin:tournaments_entrant_remove", args=[entrant.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Remove"))
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnly):
+    list_display = ["name", "game_key", "format", "status", "starts_at", "current_round", "rounds"]
+    list_filter = ["status", "format", "game_key"]
+    search_fields = ["name", "created_by__username"]
+    inlines = [EntrantInline]
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/cancel/",
+                self.admin_site.admin_view(self.cancel_view),
+                name="tournaments_tournament_cancel",
+            ),
+            path(
+                "entrant/<int:pk>/remove/",
+                self.admin_site.admin_view(self.remove_view),
+                name="tournaments_entrant_remove",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra = dict(extra_context or {})
+        pk = whole_number(object_id)
+        if pk is not None:  # a forged id ("²") gets the admin's own answer, not a link
+            extra["cancel_url"] = reverse("admin:tournaments_tournament_cancel", args=[pk])
+        return super().change_view(request, object_id, form_url, extra)
+
+    def cancel_view(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        return _page(
+            request,
+            title=_("Cancel the tournament"),
+            subject=str(tournament),
+            execute=lambda reason: services.cancel(request.user, tournament, reason),
+            done_url=reverse("admin:tournaments_tournament_change", args=[pk]),
+        )
+
+    def remove_view(self, request, pk: int):
+        entrant = get_object_or_404(Entrant, pk=pk)
+        return _page(
+            request,
+            title=_("Remove the entrant"),
+            subject=str(entrant),
+            execute=lambda reason: services.remove_entrant(request.user, entrant, reason),
+            done_url=reverse("admin:tournaments_tournament_change", args=[entrant.tournament_id]),
+        )
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnly):
+    list_display = ["tournament", "number", "started_at", "finished_at"]
+
+
+@admin.register(Placement)
+class PlacementAdmin(ReadOnly):
+    list_display = ["round", "table", "seat", "entrant", "match", "points", "is_bye", "aborted"]
+    list_select_related = ["round__tournament", "entrant__user", "match"]

@@ -1,0 +1,63 @@
+"""The new-tournament form: the new-match form's game, options and clock
+(``games.forms.CreateMatchForm``), with the tournament's own fields."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import CreateMatchForm
+from tournaments.models import Format
+
+
+class CreateTournamentForm(CreateMatchForm):
+    """``n_seats`` is the size of each table; visibility and rating ranges do
+    not apply (tournament matches are public and anyone may enter)."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    format = forms.ChoiceField(label=_("Format"), choices=Format.choices)
+    rounds = forms.IntegerField(
+        label=_("Rounds (Swiss)"),
+        min_value=1,
+        max_value=15,
+        initial=5,
+        required=False,
+        help_text=_("A round robin has as many rounds as it needs for everyone to meet."),
+    )
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("In your time zone."),
+    )
+    min_entrants = forms.IntegerField(
+        label=_("Fewest entrants"), min_value=2, max_value=256, initial=4
+    )
+    max_entrants = forms.IntegerField(
+        label=_("Most entrants"), min_value=2, max_value=256, initial=16
+    )
+
+    field_order = [
+        "name",
+        "game",
+        "n_seats",
+        "format",
+        "rounds",
+        "starts_at",
+        "min_entrants",
+        "max_entrants",
+    ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("visibility", "min_rating", "max_rating"):
+            self.fields.pop(name, None)
+        self.fields["n_seats"].label = _("Players at each table")
+
+    def clean(self):
+        cleaned = forms.Form.clean(self)
+        low, high = cleaned.get("min_entrants"), cleaned.get("max_entrants")
+        if low is not None and high is not None and low > high:
+            self.add_error("max_entrants", _("The fewest must not be above the most."))
+        if cleaned.get("format") == Format.SWISS and not cleaned.get("rounds"):
+            self.add_error("rounds", _("Say how many rounds."))
+        return cleaned

@@ -1,0 +1,249 @@
+"""Pairings: who sits at which table in a round, and in which seat.
+
+Pure functions over plain numbers (entrant ids, points, ratings), so they can
+be tested with Hypothesis and timed without a database. ``docs/tournaments.md``
+explains the rules in words; the docstrings here say how.
+
+- ``round_robin_rounds``: two-player tables by the circle (Berger) method,
+  tables of N by a greedy schedule that seats together those who met least.
+- ``swiss_pairs``: two-player tables by a maximum-weight matching (networkx)
+  that never repeats a pair where avoidable, keeps scores together, then
+  ratings; the bye goes to the lowest-placed entrant who has not had one.
+- ``swiss_tables``: tables of N filled in score order, each newcomer to a
+  table the one who met its players least.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+Pair = frozenset
+
+
+@dataclass
+class History:
+    """What earlier rounds decided and pairing must respect."""
+
+    met: Counter = field(default_factory=Counter)  # frozenset({a, b}) -> times at one table
+    byes: Counter = field(default_factory=Counter)  # id -> byes had
+    firsts: Counter = field(default_factory=Counter)  # id -> times seated first
+
+    def record_table(self, table: list[int]) -> None:
+        for i, a in enumerate(table):
+            for b in table[i + 1 :]:
+                self.met[Pair((a, b))] += 1
+        if table:
+            self.firsts[table[0]] += 1
+
+    def meetings(self, a: int, table: Iterable[int]) -> int:
+        return sum(self.met[Pair((a, b))] for b in table)
+
+
+def table_sizes(n: int, size: int, smallest: int) -> tuple[list[int], int]:
+    """Split ``n`` players into tables of at most ``size`` and at least
+    ``smallest`` seats, as even as possible; the players left over sit out
+    with a bye. Returns (sizes, number of byes)."""
+    if n < smallest:
+        return [], n
+    tables = math.ceil(n / size)
+    base, extra = divmod(n, tables)
+    if base >= smallest:
+        return [base + 1] * extra + [base] * (tables - extra), 0
+    full = n // size
+    return [size] * full, n - full * size
+
+
+def seat_order(table: list[int], history: History, rank: dict[int, int]) -> list[int]:
+    """Who sits first: the one who sat first fewest times so far, then the
+    higher placed (lower ``rank``), so first seats rotate through a tournament."""
+    return sorted(table, key=lambda p: (history.firsts[p], rank.get(p, 0)))
+
+
+# -- Round robin --------------------------------------------------------------
+
+
+def round_robin_rounds(
+    players: list[int], size: int = 2, smallest: int = 2
+) -> list[list[list[int]]]:
+    """Every round of a round robin, as tables of player ids in seat order.
+
+    Two seats: the circle method (one player fixed, the others turn one
+    place a round; with an odd number a phantom gives the bye), n-1 rounds
+    (n for odd n), everyone meets everyone exactly once; at each table the
+    one who sat first fewer times so far sits first (``seat_order``). Larger tables: ``_greedy_rounds``.
+    """
+    if size == 2:
+        return _circle(players)
+    return _greedy_rounds(players, size, smallest)
+
+
+def _circle(players: list[int]) -> list[list[list[int]]]:
+    ring: list[int | None] = list(players)
+    if len(ring) % 2:
+        ring.append(None)
+    n = len(ring)
+    history = History()
+    rank = {p: i for i, p in enumerate(players)}
+    rounds = []
+    for _r in range(n - 1):
+        tables = []
+        for i in range(n // 2):
+            a, b = ring[i], ring[n - 1 - i]
+            if a is None or b is None:
+                continue
+            table = seat_order([a, b], history, rank)
+            history.record_table(table)
+            tables.append(table)
+        rounds.append(tables)
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return rounds
+
+
+def _greedy_rounds(players: list[int], size: int, smallest: int) -> list[list[list[int]]]:
+    """Tables of N: round after round until every pair has met at least once.
+
+    Each round the tables are filled one seat at a time: a table starts with
+    the player with most opponents not yet met (fewest byes first when some
+    must sit out) and takes, each time, the player who met those already
+    seated least often, preferring one with unmet opponents left. The seats
+    are then ordered by ``seat_order``. Deterministic, so the schedule can
+    be recomputed from the entrant list alone.
+    """
+    history = History()
+    rank = {p: i for i, p in enumerate(players)}
+    everyone = set(players)
+    rounds: list[list[list[int]]] = []
+
+    def unmet(p: int) -> int:
+        return sum(1 for q in everyone if q != p and not history.met[Pair((p, q))])
+
+    limit = 4 * len(players) + 4
+    while any(unmet(p) for p in players) and len(rounds) < limit:
+        sizes, n_byes = table_sizes(len(players), size, smallest)
+        order = sorted(players, key=lambda p: (history.byes[p], -unmet(p), rank[p]))
+        sitting_out = sorted(order, key=lambda p: (unmet(p) > 0, history.byes[p], -rank[p]))[
+            :n_byes
+        ]
+        for p in sitting_out:
+            history.byes[p] += 1
+        free = [p for p in order if p not in sitting_out]
+        tables = []
+        for table_size in sizes:
+            table = [max(free, key=lambda p: (unmet(p), -rank[p]))]
+            free.remove(table[0])
+            while len(table) < table_size:
+                best = min(
+                    free,
+                    key=lambda p: (history.meetings(p, table), -unmet(p), rank[p]),
+                )
+                table.append(best)
+                free.remove(best)
+            tables.append(seat_order(table, history, rank))
+        for table in tables:
+            history.record_table(table)
+        rounds.append(tables)
+    return rounds
+
+
+# -- Swiss --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An entrant as the Swiss system sees them before a round."""
+
+    id: int
+    points: float
+    rating: int
+
+
+def standings_order(players: list[Standing]) -> list[Standing]:
+    return sorted(players, key=lambda s: (-s.points, -s.rating, s.id))
+
+
+def pick_bye(order: list[Standing], history: History) -> Standing:
+    """The lowest placed entrant with the fewest byes so far."""
+    return min(reversed(order), key=lambda s: history.byes[s.id])
+
+
+#: Each try links each entrant to this many neighbours in the standings; a
+#: wider try follows only when no full pairing exists in the narrower one.
+WINDOWS = (6, 16, None)
+
+
+def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[int]], int | None]:
+    """Two-player tables of a Swiss round, in seat order, and the bye (or None).
+
+    A maximum-weight matching (networkx, Edmonds' blossom algorithm): each
+    possible pair is an edge whose weight prefers, in this order, a pair
+    that has not met, a small score difference, then neighbours in the
+    standings (so within a score group the strongest meet the next
+    strongest). Only pairs close in the standings (``WINDOWS``) are linked
+    at first, which keeps a 128-player round well under a second; repeat
+    pairs enter only in the last, complete try, where they cost most.
+    """
+    order = standings_order(players)
+    bye = None
+    if len(order) % 2:
+        bye = pick_bye(order, history)
+        order = [s for s in order if s.id != bye.id]
+    place = {s.id: i for i, s in enumerate(order)}
+    n = len(order)
+    for window in WINDOWS:
+        graph = nx.Graph()
+        graph.add_nodes_from(range(n))
+        for i in range(n):
+            stop = n if window is None else min(n, i + window + 1)
+            for j in range(i + 1, stop):
+                a, b = order[i], order[j]
+                repeats = history.met[Pair((a.id, b.id))]
+                if repeats and window is not None:
+                    continue
+                half_points = round(2 * abs(a.points - b.points))
+                weight = 10**9 - repeats * 10**8 - half_points**2 * 10**4 - (j - i) ** 2
+                graph.add_edge(i, j, weight=weight)
+        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        if len(matching) * 2 == n:
+            break
+    rank = {s.id: place[s.id] for s in order}
+    tables = [
+        seat_order([order[i].id, order[j].id], history, rank)
+        for i, j in sorted(matching, key=lambda edge: min(edge))
+    ]
+    tables.sort(key=lambda t: min(rank[p] for p in t))
+    return tables, None if bye is None else bye.id
+
+
+def swiss_tables(
+    players: list[Standing], history: History, size: int, smallest: int
+) -> tuple[list[list[int]], list[int]]:
+    """Tables of N for a Swiss round, and those with a bye.
+
+    The byes go to the lowest placed with fewest byes; the rest, in standings
+    order, fill the tables top down: each table starts with the highest
+    placed free entrant and takes, from the next ``size * 2`` in the
+    standings, the one who met its players least (so scores stay together
+    and repeats are avoided where a near neighbour allows)."""
+    order = standings_order(players)
+    sizes, n_byes = table_sizes(len(order), size, smallest)
+    byes = []
+    for _ in range(n_byes):
+        chosen = pick_bye([s for s in order if s.id not in byes], history)
+        byes.append(chosen.id)
+    free = [s.id for s in order if s.id not in byes]
+    rank = {s.id: i for i, s in enumerate(order)}
+    tables = []
+    for table_size in sizes:
+        table = [free.pop(0)]
+        while len(table) < table_size:
+            window = free[: size * 2]
+            best = min(window, key=lambda p: (history.meetings(p, table), rank[p]))
+            table.append(best)
+            free.remove(best)
+        tables.append(seat_order(table, history, rank))
+    return tables, byes
