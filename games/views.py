@@ -293,6 +293,10 @@ def match_detail(request, pk: int):
     context["catch_up"] = history.catch_up(
         match, request.user, last_seen, context.get("log_rows", []), context.get("log", [])
     )
+    # The board highlights what those moves changed (its ``changed`` elements).
+    context["changed"] = history.catch_up_changes(
+        match, request.user, context["catch_up"], context.get("log_rows", [])
+    )
     context["token"] = token
     context["invite_form"] = InviteForm()
     context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)
