@@ -21,8 +21,7 @@ steps) are diffed in ``test_replay_secrets.py``.
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 from django.template import engines
