@@ -1,7 +1,7 @@
-"""Catching up (issue 26, item 1, its summary): the match page opens with what the
-others did since the player's last visit or their own last move, whichever is
-later, in the log's words as that seat may read them, with a link to replay
-them; at most 2 more queries."""
+"""Catching up (issue 26, item 1): the match page opens with what the others did
+since the player's last visit or their own last move, whichever is later, in
+the log's words as that seat may read them, with a link to replay them, and
+the board highlights what those moves changed; at most 2 more queries."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -116,4 +117,61 @@ def test_catching_up_adds_at_most_two_queries(started_match, nogi, alice, monkey
                 body = client.get(url).content.decode()
         counts[label] = sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
         assert ('id="catch-up"' in body) == (not patched)
+        assert ('data-changed="' in body) == (not patched), "the board highlights the moves"
+    assert counts["with"] - counts["without"] <= 2, counts
+
+
+def _highlighted(body: str) -> set[str]:
+    return set(re.findall(r'data-changed="([^"]+)"', body))
+
+
+def _moves_since_alice(match, nogi, mine, at_least):
+    """Play ``at_least`` moves, then on until another player moved last."""
+    for _i in range(at_least):
+        play_one(match, nogi, choose=_i)
+    while match.moves.order_by("-seq").first().seat == mine:
+        play_one(match, nogi)
+    match.refresh_from_db()
+
+
+def test_the_board_highlights_what_the_moves_since_changed(started_match, nogi, alice):
+    """The marks on the board are the presenter's ``changed`` between the position
+    before the first move caught up on (rebuilt here from the whole log) and now."""
+    match = started_match
+    mine = match.seats.get(user=alice).index
+    _moves_since_alice(match, nogi, mine, 5)
+    Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
+    body = _client(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    first = int(re.search(r'<section class="catch-up".*?<li value="(\d+)"', body, re.S).group(1))
+    entries = [(m.seq, m.seat, m.action) for m in match.moves.order_by("seq")]
+    before = replay.state_at(match, nogi, entries, first - 1)
+    expected = replay.changes(match, before, match.state, mine)
+    assert expected and _highlighted(body) == set(expected)
+    assert 'id="changed-legend"' in body
+    # A second look has nothing new: no marks, no legend.
+    again = _client(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert _highlighted(again) == set() and 'id="changed-legend"' not in again
+
+
+def test_highlights_from_a_cold_cache_add_at_most_two_queries(
+    started_match, nogi, alice, monkeypatch
+):
+    """No kept position (a cold cache) a couple of dozen moves in: the position
+    before the moves caught up on is rebuilt from the log, read once."""
+    match = started_match
+    mine = match.seats.get(user=alice).index
+    _moves_since_alice(match, nogi, mine, 24)
+    client = _client(alice)
+    url = reverse("match_detail", args=[match.pk])
+    counts = {}
+    for label, patched in (("without", True), ("with", False)):
+        Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
+        cache.clear()
+        with monkeypatch.context() as m:
+            if patched:
+                m.setattr(replay, "catch_up", lambda *args: None)
+            with CaptureQueriesContext(connection) as queries:
+                body = client.get(url).content.decode()
+        counts[label] = sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
+        assert ('data-changed="' in body) == (not patched)
     assert counts["with"] - counts["without"] <= 2, counts
