@@ -126,14 +126,18 @@ def step_states(
     """The positions after entries ``step - 1`` and ``step`` (None before step 0).
 
     Step N is step N-1 with entry N applied once: still fewer than
-    ``CHECKPOINT_EVERY`` ``apply`` calls from a kept position. A kept step
-    (a multiple of ``CHECKPOINT_EVERY``), the last one (the stored state) and an
-    undo are read as ``state_at`` reads them."""
+    ``CHECKPOINT_EVERY`` ``apply`` calls from a kept position. A kept step is
+    read from the cache, the last one is the stored state, and an undo is read
+    as ``state_at`` reads it."""
     if step == 0:
         return None, state_at(match, game, entries, 0)
     before = state_at(match, game, entries, step - 1)
     entry = next((e for e in entries if e[0] == step), None)
-    if entry is None or step % CHECKPOINT_EVERY == 0 or step >= match.version or _is_undo(entry[2]):
+    if step % CHECKPOINT_EVERY == 0:
+        kept = cache.get(_key(match, step))  # the position after an entry never changes
+        if kept is not None:
+            return before, kept
+    if entry is None or step >= match.version or _is_undo(entry[2]):
         return before, state_at(match, game, entries, step)
     _seq, seat, action = entry
     if is_opening(action) or is_moderation(action):
