@@ -104,6 +104,7 @@ def test_a_player_steps_through_a_finished_drakon_match_with_the_keyboard(live_s
     ).to_be_visible()
     expect(page.locator("#changed-legend")).to_be_visible()
     assert _marked(page) == changed
+    ayla.screenshot("highlights-replay")
     page.keyboard.press("End")
     expect(replay).to_have_attribute("data-step", str(last))
     expect(page.locator("#replay-next")).to_have_count(0)
@@ -159,6 +160,7 @@ def test_the_match_page_highlights_the_opponents_move(live_server, window):
         mark = page.locator(".board-col .changed-mark, .board-col .changed-badge").first
         expect(mark).to_be_attached()
         assert _marked(page), "the board marks borys's move"
+        ayla.screenshot(f"highlights-match-{size['width']}")
     ayla.assert_clean()
 
 
