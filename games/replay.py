@@ -30,15 +30,15 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import presenters, selectors
+from games import positions, presenters, selectors
 from games.engine import registry
-from games.engine.base import Game
+from games.engine.base import Game, IllegalAction
 from games.engine.replay import is_moderation, is_opening
 from games.models import ActorKind, Match, Move
 from players.refs import ref_for_seat
 
-CHECKPOINT_EVERY = 10
-CHECKPOINT_SECONDS = 7 * 24 * 3600
+CHECKPOINT_EVERY = positions.CHECKPOINT_EVERY
+CHECKPOINT_SECONDS = positions.CHECKPOINT_SECONDS
 UNDO_OPS = ("undo", "agreed_undo")
 MAX_STEP_DIGITS = 9
 STEP = re.compile(r"([+-]?)([0-9]+)")
@@ -73,7 +73,7 @@ def _is_undo(action: Any) -> bool:
 
 
 def _key(match: Match, seq: int) -> str:
-    return f"replay:{match.pk}:{match.rules_version}:{seq}"
+    return positions.key(match, seq)
 
 
 def _rebuild(match: Match, game: Game, entries: list[tuple[int, Any, Any]], step: int):
@@ -149,35 +149,38 @@ def _entries_between(
     match: Match, first: int, last: int, known: dict[int, tuple]
 ) -> list[tuple[int, Any, Any]]:
     """Log entries ``first``..``last`` as (seq, seat, action): from ``known`` (rows
-    already read, such as the panel's log tail) when it holds them all, else one query."""
+    already read, such as the panel's log tail) when it holds them all, else one
+    query of at most that many rows."""
     wanted = range(first, last + 1)
     if all(seq in known for seq in wanted):
         return [known[seq] for seq in wanted]
     rows = Move.objects.filter(match=match, seq__gte=first, seq__lte=last).order_by("seq")
-    return list(rows.values_list("seq", "seat", "action"))
+    return list(rows.values_list("seq", "seat", "action")[: len(wanted)])
 
 
 def state_after(match: Match, game: Game, step: int, known_moves=()) -> Any:
-    """The position after log entry ``step`` when the log is not at hand: at most two
-    queries, none when the kept position before ``step`` is in the cache and
-    ``known_moves`` (Move rows) hold the entries after it.
+    """The position after log entry ``step`` without the whole log, or None.
 
-    From the kept position at or before ``step``, applying the entries after it;
-    from the setup when none is kept or an undo lies among them (an undo takes
-    back positions before the kept one)."""
+    From the position kept at or before ``step`` (``games.positions``: every
+    move keeps every tenth, the replay those it rebuilds) or from the setup
+    before the first kept one, applying the fewer than ``CHECKPOINT_EVERY``
+    entries after it, taken from ``known_moves`` (Move rows: the panel's log
+    tail) or read in one bounded query. None when no position is kept there
+    (an evicted cache) or an undo lies after it: the caller then does without."""
     if step >= match.version and match.state is not None:
         return match.state
     known = {move.seq: (move.seq, move.seat, move.action) for move in known_moves}
     start = step - step % CHECKPOINT_EVERY
-    state = cache.get(_key(match, start)) if start else None
-    if state is not None:
-        entries = _entries_between(match, start + 1, step, known)
-        if not any(_is_undo(action) for _seq, _seat, action in entries):
-            for _seq, seat, action in entries:
-                if not (is_opening(action) or is_moderation(action)):
-                    state, _events = game.apply(state, seat, action)
-            return state
-    return _rebuild(match, game, _entries_between(match, 0, step, known), step)
+    entries = _entries_between(match, start + 1, step, known) if step > start else []
+    if not start:
+        return _rebuild(match, game, entries, step)
+    state = positions.kept(match, start)
+    if state is None or any(_is_undo(action) for _seq, _seat, action in entries):
+        return None
+    for _seq, seat, action in entries:
+        if not (is_opening(action) or is_moderation(action)):
+            state, _events = game.apply(state, seat, action)
+    return state
 
 
 def changes(match: Match, before_state: Any, after_state: Any, viewer: int | None) -> frozenset:
@@ -382,12 +385,19 @@ def catch_up_changes(
     match: Match, user, caught_up: CatchUp | None, recent: list[Move]
 ) -> frozenset:
     """The board's elements the moves of ``caught_up`` changed, as this player sees
-    them: from the position before the first of them to now. At most two queries
+    them: from the position before the first of them to now. At most one query
     (``state_after``), none while the kept position and the panel's log tail
-    (``recent``) cover it."""
+    (``recent``) cover it. Nothing when that position is not at hand, or the log
+    does not replay (a position arranged by hand in a test): the summary above
+    the board still says what happened."""
     if caught_up is None:
         return frozenset()
     me = selectors.seat_of(match, user)
     game = registry.get(match.game_key)
-    before = state_after(match, game, caught_up.first_step - 1, recent)
+    try:
+        before = state_after(match, game, caught_up.first_step - 1, recent)
+    except IllegalAction:
+        return frozenset()
+    if before is None:
+        return frozenset()
     return changes(match, before, match.state, me.index)

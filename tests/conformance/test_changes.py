@@ -29,7 +29,7 @@ from django.template import engines
 from games import presenters
 from games.engine import registry
 from games.engine.rng import Rng
-from tests.conformance.kit import GAME_KEYS, bot_choice
+from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for
 
 STEPS = 14
 MARKED = re.compile(r'data-changed="([^"]*)"')
@@ -85,7 +85,7 @@ def test_a_presenter_without_changed_is_refused(monkeypatch):
         presenters.get(GAME_KEYS[0])
 
 
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("key", keys_for("changes"))
 def test_every_change_is_drawn_and_depends_on_no_secret(key):
     game, n, pairs = _positions(key)
     presenter = presenters.get(key)

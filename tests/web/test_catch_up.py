@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import replay
+from games import positions, replay
 from games.models import Seat
 from tests.conftest import play_one
 
@@ -153,25 +153,51 @@ def test_the_board_highlights_what_the_moves_since_changed(started_match, nogi, 
     assert _highlighted(again) == set() and 'id="changed-legend"' not in again
 
 
-def test_highlights_from_a_cold_cache_add_at_most_two_queries(
+def _page_queries(client, match, alice, monkeypatch, patched: bool):
+    Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
+    with monkeypatch.context() as m:
+        if patched:
+            m.setattr(replay, "catch_up", lambda *args: None)
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    return sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries), body
+
+
+def test_highlights_start_from_a_kept_position_and_never_read_the_whole_log(
     started_match, nogi, alice, monkeypatch
 ):
-    """No kept position (a cold cache) a couple of dozen moves in: the position
-    before the moves caught up on is rebuilt from the log, read once."""
+    """A couple of dozen moves in, the position before the moves caught up on is
+    the kept one before it plus a few entries: with the cache cold, no
+    highlights (the summary still shows) and no query; once positions are kept,
+    the highlights, and at most two more queries than without catching up, none
+    of them reading the log without a limit."""
     match = started_match
     mine = match.seats.get(user=alice).index
     _moves_since_alice(match, nogi, mine, 24)
     client = _client(alice)
-    url = reverse("match_detail", args=[match.pk])
-    counts = {}
-    for label, patched in (("without", True), ("with", False)):
-        Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
-        cache.clear()
-        with monkeypatch.context() as m:
-            if patched:
-                m.setattr(replay, "catch_up", lambda *args: None)
-            with CaptureQueriesContext(connection) as queries:
-                body = client.get(url).content.decode()
-        counts[label] = sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
-        assert ('data-changed="' in body) == (not patched)
-    assert counts["with"] - counts["without"] <= 2, counts
+    cache.clear()
+    without, _body = _page_queries(client, match, alice, monkeypatch, patched=True)
+    cache.clear()
+    cold, body = _page_queries(client, match, alice, monkeypatch, patched=False)
+    assert 'id="catch-up"' in body and 'data-changed="' not in body
+    assert cold - without <= 2, (cold, without)
+    # The replay's rebuild keeps every tenth position (a move keeps its own on commit).
+    Client().get(reverse("match_replay", args=[match.pk]), {"at": match.version - 1})
+    with CaptureQueriesContext(connection) as queries:
+        warm, body = _page_queries(client, match, alice, monkeypatch, patched=False)
+    assert 'data-changed="' in body
+    assert warm - without <= 2, (warm, without)
+    for query in queries.captured_queries:
+        if query["sql"].startswith("SELECT") and 'FROM "games_move"' in query["sql"]:
+            assert " LIMIT " in query["sql"], query["sql"]
+
+
+def test_a_move_keeps_every_tenth_position(started_match, nogi, django_capture_on_commit_callbacks):
+    match = started_match
+    for _i in range(10):
+        with django_capture_on_commit_callbacks(execute=True):
+            play_one(match, nogi, choose=_i)
+    match.refresh_from_db()
+    assert match.version == 10
+    assert positions.kept(match, 10) == match.state
+    assert positions.kept(match, 9) is None
