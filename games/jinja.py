@@ -27,6 +27,9 @@ accessible name. Board templates and presenters never name a URL.
     {% call revealed_at_end() %}…{% endcall %}   what the end of a match reveals
     <svg {{ board_role() }}>   an SVG that may hold clicks: "group" with choices, else "img"
     <div {{ scroll_box() }}>   a wide board in a focusable, named scroll box
+    {{ changed_mark(key, x, y, w, h) }}   (inside SVG) a dashed outline and a marker on
+                               an element the presenter's ``changed`` named, or nothing
+    {{ changed_badge(key) }}   (inside an HTML element) the same marker and a hidden "changed"
     {{ icon("castle", size=28, x=…, y=…, color=…) }}   a game-icons picture (games/icons.py)
 
 Words are ``{{ _("…") }}`` and a sentence with a value in it
@@ -77,6 +80,9 @@ from games.templatetags import smoki
 BOARD_CACHE_SECONDS = 6 * 3600
 ONLY_YOU = gettext_noop("Only you can see this")
 REVEALED = gettext_noop("Revealed at the end")
+CHANGED = gettext_noop("changed")
+#: A four-pointed star, the changed marker's sign, drawn around (0, 0) in a 9-unit radius.
+STAR = "M0,-9 L2.4,-2.4 L9,0 L2.4,2.4 L0,9 L-2.4,2.4 L-9,0 L-2.4,-2.4 Z"
 
 
 class CatalogLoader(jinja2.BaseLoader):
@@ -183,6 +189,69 @@ def scroll_box():
     )
 
 
+@jinja2.pass_context
+def is_changed(context, key: str) -> bool:
+    """Whether the element ``key`` is among those the page highlights: what the
+    presenter's ``changed(before_view, after_view)`` gave as ``changed`` (the match
+    page since the viewer's last look, a replay step since the step before)."""
+    return key in (context.get("changed") or ())
+
+
+def _mark(key: str, x, y, width, height) -> str:
+    """A dashed outline around (x, y, width, height) and a star in a white disc in
+    its top-right corner: a shape and a sign, not a colour alone; black dashes on a
+    white line, so it shows on every tile and in both themes. It takes no clicks
+    (``pointer-events="none"``), so a choice under it stays clickable."""
+    x, y, width, height = float(x), float(y), float(width), float(height)
+    radius = min(10.0, min(width, height) / 4)
+    cx, cy = x + width - radius, y + radius
+    return format_html(
+        '<g class="changed-mark" data-changed="{}" pointer-events="none">'
+        '<title>{}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="5" fill="none"'
+        ' stroke="#fff" stroke-width="5"/><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="5"'
+        ' fill="none" stroke="#000" stroke-width="3" stroke-dasharray="6 4"/>'
+        '<circle cx="{}" cy="{}" r="{}" fill="#fff" stroke="#000" stroke-width="1.5"/>'
+        '<path d="{}" transform="translate({} {}) scale({})" fill="#000"/></g>',
+        key,
+        gettext(CHANGED),
+        *(f"{value:g}" for value in (cx, cy, radius)),
+        STAR,
+        f"{cx:g}",
+        f"{cy:g}",
+        f"{radius / 11:g}",
+        x=f"{x:g}",
+        y=f"{y:g}",
+        w=f"{width:g}",
+        h=f"{height:g}",
+    )
+
+
+@jinja2.pass_context
+def changed_mark(context, key: str, x, y, width, height) -> str:
+    """Inside a board's SVG: the changed marker over the box of element ``key`` when it
+    changed, and nothing otherwise (so an unchanged board is drawn as before)."""
+    if not is_changed(context, key):
+        return ""
+    return _mark(key, x, y, width, height)
+
+
+@jinja2.pass_context
+def changed_badge(context, key: str) -> str:
+    """Inside an HTML element (a card, a hand tile): the star and a visually hidden
+    "changed" when element ``key`` changed; the site's CSS outlines the element that
+    holds it with a dashed line (``:has(> .changed-badge)``). Nothing otherwise."""
+    if not is_changed(context, key):
+        return ""
+    return format_html(
+        '<span class="changed-badge" data-changed="{}"><svg viewBox="-10 -10 20 20" width="16"'
+        ' height="16" aria-hidden="true"><path d="{}" fill="currentColor"/></svg>'
+        '<span class="visually-hidden">{}</span></span>',
+        key,
+        STAR,
+        gettext(CHANGED),
+    )
+
+
 _TRANSLATED: dict[tuple[str | None, str], str] = {}
 
 
@@ -273,6 +342,9 @@ def environment(**options) -> jinja2.Environment:
         board_choice=board_choice,
         board_role=board_role,
         scroll_box=scroll_box,
+        is_changed=is_changed,
+        changed_mark=changed_mark,
+        changed_badge=changed_badge,
         only_you=only_you,
         revealed_at_end=revealed_at_end,
         widthratio=widthratio,

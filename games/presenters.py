@@ -16,6 +16,16 @@ A presenter module must define all of:
 - ``action_steps(action, view) -> list[(key, label)]``: the clicks that build
   an action (pick a die, then a knight...). The web layer turns the legal
   actions into a tree of such choices, so no game needs its own forms.
+- ``changed(before_view, after_view) -> set[str]``: what changed between two
+  positions, as the stable keys of the board's elements (``knight:blue``,
+  ``room:0,-1``, ``hand:12``) that its template marks with the toolkit's
+  ``changed_mark``/``changed_badge`` (games/jinja.py). Both views are the SAME
+  viewer's (``view(state, seat)`` before and after), so the answer can never
+  hold more than that viewer could see; an element no longer drawn is not
+  named. The match page highlights what changed since the player's last look,
+  a replay step what changed from the step before (games/replay.py); the
+  conformance kit checks every key is drawn and none depends on a secret
+  (tests/conformance/test_changes.py).
 - ``ICON``: the game-icons name (games/icons.py) of the picture on the game's
   lobby tile;
 - ``SUMMARY``: one sentence (``gettext_lazy``, in the game's catalogue) of what
@@ -58,6 +68,7 @@ REQUIRED = (
     "board_context",
     "describe_event",
     "action_steps",
+    "changed",
     "ICON",
     "SUMMARY",
 )

@@ -30,15 +30,15 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import presenters, selectors
+from games import positions, presenters, selectors
 from games.engine import registry
-from games.engine.base import Game
+from games.engine.base import Game, IllegalAction
 from games.engine.replay import is_moderation, is_opening
 from games.models import ActorKind, Match, Move
 from players.refs import ref_for_seat
 
-CHECKPOINT_EVERY = 10
-CHECKPOINT_SECONDS = 7 * 24 * 3600
+CHECKPOINT_EVERY = positions.CHECKPOINT_EVERY
+CHECKPOINT_SECONDS = positions.CHECKPOINT_SECONDS
 UNDO_OPS = ("undo", "agreed_undo")
 MAX_STEP_DIGITS = 9
 STEP = re.compile(r"([+-]?)([0-9]+)")
@@ -73,7 +73,7 @@ def _is_undo(action: Any) -> bool:
 
 
 def _key(match: Match, seq: int) -> str:
-    return f"replay:{match.pk}:{match.rules_version}:{seq}"
+    return positions.key(match, seq)
 
 
 def _rebuild(match: Match, game: Game, entries: list[tuple[int, Any, Any]], step: int):
@@ -118,6 +118,80 @@ def state_at(match: Match, game: Game, entries: list[tuple[int, Any, Any]], step
         if start < seq <= step and not (is_opening(action) or is_moderation(action)):
             state, _events = game.apply(state, seat, action)
     return state
+
+
+def step_states(
+    match: Match, game: Game, entries: list[tuple[int, Any, Any]], step: int
+) -> tuple[Any, Any]:
+    """The positions after entries ``step - 1`` and ``step`` (None before step 0).
+
+    Step N is step N-1 with entry N applied once: still fewer than
+    ``CHECKPOINT_EVERY`` ``apply`` calls from a kept position. A kept step is
+    read from the cache, the last one is the stored state, and an undo is read
+    as ``state_at`` reads it."""
+    if step == 0:
+        return None, state_at(match, game, entries, 0)
+    before = state_at(match, game, entries, step - 1)
+    entry = next((e for e in entries if e[0] == step), None)
+    if step % CHECKPOINT_EVERY == 0:
+        kept = cache.get(_key(match, step))  # the position after an entry never changes
+        if kept is not None:
+            return before, kept
+    if entry is None or step >= match.version or _is_undo(entry[2]):
+        return before, state_at(match, game, entries, step)
+    _seq, seat, action = entry
+    if is_opening(action) or is_moderation(action):
+        return before, before
+    return before, game.apply(before, seat, action)[0]
+
+
+def _entries_between(
+    match: Match, first: int, last: int, known: dict[int, tuple]
+) -> list[tuple[int, Any, Any]]:
+    """Log entries ``first``..``last`` as (seq, seat, action): from ``known`` (rows
+    already read, such as the panel's log tail) when it holds them all, else one
+    query of at most that many rows."""
+    wanted = range(first, last + 1)
+    if all(seq in known for seq in wanted):
+        return [known[seq] for seq in wanted]
+    rows = Move.objects.filter(match=match, seq__gte=first, seq__lte=last).order_by("seq")
+    return list(rows.values_list("seq", "seat", "action")[: len(wanted)])
+
+
+def state_after(match: Match, game: Game, step: int, known_moves=()) -> Any:
+    """The position after log entry ``step`` without the whole log, or None.
+
+    From the position kept at or before ``step`` (``games.positions``: every
+    move keeps every tenth, the replay those it rebuilds) or from the setup
+    before the first kept one, applying the fewer than ``CHECKPOINT_EVERY``
+    entries after it, taken from ``known_moves`` (Move rows: the panel's log
+    tail) or read in one bounded query. None when no position is kept there
+    (an evicted cache) or an undo lies after it: the caller then does without."""
+    if step >= match.version and match.state is not None:
+        return match.state
+    known = {move.seq: (move.seq, move.seat, move.action) for move in known_moves}
+    start = step - step % CHECKPOINT_EVERY
+    entries = _entries_between(match, start + 1, step, known) if step > start else []
+    if not start:
+        return _rebuild(match, game, entries, step)
+    state = positions.kept(match, start)
+    if state is None or any(_is_undo(action) for _seq, _seat, action in entries):
+        return None
+    for _seq, seat, action in entries:
+        if not (is_opening(action) or is_moderation(action)):
+            state, _events = game.apply(state, seat, action)
+    return state
+
+
+def changes(match: Match, before_state: Any, after_state: Any, viewer: int | None) -> frozenset:
+    """What changed between two positions as ``viewer`` sees them: the presenter's
+    ``changed`` over two views of the same viewer, so it can hold nothing that
+    viewer could not see in either position."""
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    before = game.view(before_state, viewer)
+    after = game.view(after_state, viewer)
+    return frozenset(presenter.changed(before, after))
 
 
 @dataclass
@@ -188,7 +262,9 @@ def replay_page(
         return context
     moves = list(Move.objects.filter(match=match, seq__lte=match.version).order_by("seq"))
     entries = [(move.seq, move.seat, move.action) for move in moves]
-    state = state_at(match, game, entries, step)
+    before, state = step_states(match, game, entries, step)
+    # Step N highlights what changed from step N-1, seen by the same eyes.
+    changed = changes(match, before, state, viewer) if before is not None else frozenset()
     names = [seat.display_name for seat in seats]
     log_names = [seat.player_name for seat in seats]
     view = {**game.view(state, viewer), "_names": names, "_version": step}
@@ -203,6 +279,7 @@ def replay_page(
         seat_refs=[ref_for_seat(seat, names[seat.index]) for seat in seats],
         board_template=presenter.BOARD_TEMPLATE,
         board=presenter.board_context(view, viewer, names, None),
+        changed=changed,
         board_text=presenters.hook(presenter, "describe_board")(view, names),
         log=log,
         this_step=next((line for line in log if line.seq == step), None),
@@ -302,3 +379,25 @@ def catch_up(match: Match, user, last_seen, recent: list[Move], log: list) -> Ca
     lines = [line for line in log if line.seq in since]
     first = min(since)
     return CatchUp(lines=lines, first_step=first, replay_url=_url(match, first - 1, None, None))
+
+
+def catch_up_changes(
+    match: Match, user, caught_up: CatchUp | None, recent: list[Move]
+) -> frozenset:
+    """The board's elements the moves of ``caught_up`` changed, as this player sees
+    them: from the position before the first of them to now. At most one query
+    (``state_after``), none while the kept position and the panel's log tail
+    (``recent``) cover it. Nothing when that position is not at hand, or the log
+    does not replay (a position arranged by hand in a test): the summary above
+    the board still says what happened."""
+    if caught_up is None:
+        return frozenset()
+    me = selectors.seat_of(match, user)
+    game = registry.get(match.game_key)
+    try:
+        before = state_after(match, game, caught_up.first_step - 1, recent)
+    except IllegalAction:
+        return frozenset()
+    if before is None:
+        return frozenset()
+    return changes(match, before, match.state, me.index)

@@ -418,7 +418,9 @@ def board_cache_key(match: Match, viewer: int | None, user, names: list[str], la
     return "board:" + ":".join(str(part) for part in parts)
 
 
-def _scene(match, game, presenter, user, me, names, path, touch, my_turn) -> dict[str, Any]:
+def _scene(
+    match, game, presenter, user, me, names, path, touch, my_turn, changed=frozenset()
+) -> dict[str, Any]:
     """The board, its words and the viewer's choices: the presenter's one
     description of what this viewer sees (``presenters.scene``), or, when they
     have no choices, the board and words as already drawn for this version
@@ -427,7 +429,8 @@ def _scene(match, game, presenter, user, me, names, path, touch, my_turn) -> dic
     context: dict[str, Any] = {"board_template": presenter.BOARD_TEMPLATE, "choices": None}
     choosing = my_turn and me.status == "playing"
     if not choosing:
-        key = context["board_cache_key"] = board_cache_key(match, viewer, user, names)
+        layer = _changed_layer(changed)
+        key = context["board_cache_key"] = board_cache_key(match, viewer, user, names, layer)
         drawn = cache.get(key)
         if drawn is not None:
             context.update(board=None, board_html=drawn["html"], board_text=drawn["words"])
@@ -454,6 +457,42 @@ def _scene(match, game, presenter, user, me, names, path, touch, my_turn) -> dic
         choices=scene.choices,
     )
     return context
+
+
+def _changed_layer(changed) -> str:
+    """The board cache key's part for highlighted elements: none, or a digest
+    of which (a board marked for one viewer is never served to another)."""
+    if not changed:
+        return ""
+    return "changed-" + hashlib.sha256("\x1f".join(sorted(changed)).encode()).hexdigest()[:16]
+
+
+def show_changes(context: dict[str, Any], match: Match, user, changed, path=None, touch=False):
+    """Mark ``changed`` (the presenter's keys of what changed since this
+    viewer's last look) on the panel's board: the board is drawn again with
+    the marks, and kept under a key of its own (``_changed_layer``), never in
+    place of the drawing every other viewer of the version shares. Reads no
+    row: the state and the seats are those the panel read."""
+    context["changed"] = changed = frozenset(changed or ())
+    if not changed or match.state is None:
+        return
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    scene = _scene(
+        match,
+        game,
+        presenter,
+        user,
+        context["me"],
+        context["names"],
+        path,
+        touch,
+        context["my_turn"],
+        changed,
+    )
+    context.pop("board_html", None)
+    context.pop("board_cache_key", None)
+    context.update(scene)
 
 
 def match_panel(

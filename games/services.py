@@ -18,6 +18,7 @@ call in here.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -25,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots, clock, i18n, match_rows, notifications, outbox, signals
+from games import bots, clock, i18n, match_rows, notifications, outbox, positions, signals
 from games.engine import registry, search
 from games.engine.base import IllegalAction
 from games.errors import (
@@ -212,6 +213,8 @@ def submit_action(
         )
         if queue_bots:
             queue_bots_after_commit(match, game, seats)
+        # Every tenth position kept for the replay and the match page's highlights.
+        transaction.on_commit(partial(positions.keep, match, match.version, new_state))
     # The answer to the move is drawn from the rows just read and written.
     match_rows.remember_seats(match, seats)
     return move

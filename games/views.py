@@ -278,10 +278,13 @@ def match_create(request):
     return render(request, "games/match_create.html", context, status=status)
 
 
+def _touch(request) -> bool:
+    return request.COOKIES.get("smoki_touch") == "1"
+
+
 def _panel(request, match, path: list[str] | None = None) -> dict:
     """The match panel's context for this request's player and screen."""
-    touch = request.COOKIES.get("smoki_touch") == "1"
-    return selectors.match_panel(match, request.user, path, touch=touch)
+    return selectors.match_panel(match, request.user, path, touch=_touch(request))
 
 
 def _path(request) -> list[str]:
@@ -306,6 +309,11 @@ def match_detail(request, pk: int):
     context["catch_up"] = history.catch_up(
         match, request.user, last_seen, context.get("log_rows", []), context.get("log", [])
     )
+    # The board highlights what those moves changed (its ``changed`` elements).
+    changed = history.catch_up_changes(
+        match, request.user, context["catch_up"], context.get("log_rows", [])
+    )
+    selectors.show_changes(context, match, request.user, changed, _path(request), _touch(request))
     context["token"] = token
     context["invite_form"] = InviteForm()
     context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)

@@ -1,20 +1,24 @@
-"""The differential secrets check over the replay's steps and the catch-up summary
-(issue 26), for every game.
+"""The differential secrets check over the replay's steps, the catch-up summary and
+the board's highlights of what changed (issue 26), for every game.
 
 A match is played a few moves; at several steps (the setup, the middle, now)
-each seat and a spectator load the replay page, the state at that step is
-changed by ``perturb_secrets`` in all that viewer must not know, and the
-page must be byte-identical. The same page through another seat's eyes
+each seat and a spectator load the replay page, the states at that step and
+the step before (whose difference the board highlights) are changed by
+``perturb_secrets`` in all that viewer must not know, and the page must be
+byte-identical. The same page through another seat's eyes
 (``?as=``) is asked for too: while the match is in play it must not show
 that seat's secrets either. The printable record is captured alongside.
 A sanity check proves the comparison can fail: a change to the viewer's own
 secrets at that step does change their page. Each player's "since your last
-visit" summary on the match page is compared the same way.
+visit" summary and the match page with its highlighted board are compared the
+same way, at several points of the match, with the position before the moves
+caught up on and the current one both perturbed.
 """
 
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import replay
@@ -30,6 +34,17 @@ MOVES = 10
 
 def _steps(match) -> list[int]:
     return sorted({0, match.version // 2, match.version})
+
+
+def _a_step_that_changes_something(match, game) -> int:
+    """The first step whose board a spectator sees change (a draw or a reaction may
+    change nothing a spectator sees), so the highlights are always diffed too."""
+    entries = _entries(match)
+    for step in range(1, match.version + 1):
+        previous, state = replay.step_states(match, game, entries, step)
+        if replay.changes(match, previous, state, None):
+            return step
+    raise AssertionError(f"{match.game_key}: no step changed anything on the board")
 
 
 def _capture(client, match, step, seats) -> dict[str, str]:
@@ -52,18 +67,23 @@ def test_no_replay_step_shows_another_seats_secrets(key, make_user, monkeypatch)
     game, match, users = _start(key, make_user)
     _play(game, match, MOVES)
     rng = Rng.from_seed(f"kit-replay-{key}")
-    truth = replay.state_at
-    for step in _steps(match):
-        original = truth(match, game, _entries(match), step)
+    truth = replay.step_states
+    highlighted = 0
+    for step in sorted({*_steps(match), _a_step_that_changes_something(match, game)}):
+        previous, original = truth(match, game, _entries(match), step)
         for seat_index, _user, client in _viewers(match, users):
-            monkeypatch.setattr(replay, "state_at", truth)
+            monkeypatch.setattr(replay, "step_states", truth)
             before = _capture(client, match, step, match.n_seats)
+            highlighted += 'data-changed="' in before["replay"]
             perturbed = game.perturb_secrets(original, seat_index, rng)
             assert perturbed != original
+            hidden_previous = (
+                game.perturb_secrets(previous, seat_index, rng) if previous is not None else None
+            )
             monkeypatch.setattr(
                 replay,
-                "state_at",
-                lambda m, g, e, s, _p=perturbed, _s=step: _p if s == _s else None,
+                "step_states",
+                lambda m, g, e, s, _p=perturbed, _b=hidden_previous: (_b, _p),
             )
             after = _capture(client, match, step, match.n_seats)
             for name in before:
@@ -72,7 +92,8 @@ def test_no_replay_step_shows_another_seats_secrets(key, make_user, monkeypatch)
                     f"{'a spectator' if seat_index is None else f'seat {seat_index}'},"
                     " changes with secrets it must not know"
                 )
-    monkeypatch.setattr(replay, "state_at", truth)
+    monkeypatch.setattr(replay, "step_states", truth)
+    assert highlighted, f"{key}: no replay step highlighted a change: the check proves nothing"
 
 
 @pytest.mark.parametrize("key", keys_for("secrets"))
@@ -92,38 +113,62 @@ def test_a_seats_own_secrets_at_a_step_reach_its_replay(key, make_user, monkeypa
         others = next(i for i in range(match.n_seats) if i != seat_index)
         before = _normalise(client.get(url, {"at": step}).content.decode())
         perturbed = game.perturb_secrets(original, others, rng)
-        monkeypatch.setattr(replay, "state_at", lambda m, g, e, s, _p=perturbed: _p)
+        monkeypatch.setattr(replay, "step_states", lambda m, g, e, s, _p=perturbed: (None, _p))
         after = _normalise(client.get(url, {"at": step}).content.decode())
         monkeypatch.undo()
         changed = changed or before != after
     assert changed, f"{key}: no seat's replay showed its own secrets at step {step}"
 
 
-def _catch_up(client, match, user) -> str:
-    """The match page's "since your last visit" section, as if the player had not looked."""
+def _perturbed(game, state, seat, rng):
+    return None if state is None else game.perturb_secrets(state, seat, rng)
+
+
+def _match_page(client, match, user) -> tuple[str, str]:
+    """The match page as if the player had not looked: its "since your last visit"
+    section, and the rest of the page with the board and its highlights."""
     Seat.objects.filter(match=match, user=user).update(last_seen_at=None)
     body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     found = re.search(r'<section class="catch-up".*?</section>', body, re.S)
-    return found.group(0) if found else ""
+    return (found.group(0) if found else ""), _normalise(body)
 
 
 @pytest.mark.parametrize("key", keys_for("secrets"))
-def test_the_catch_up_summary_shows_no_other_seats_secrets(key, make_user):
+def test_the_catch_up_and_its_highlights_show_no_other_seats_secrets(key, make_user, monkeypatch):
     game, match, users = _start(key, make_user)
-    _play(game, match, MOVES)
-    original = match.state
     rng = Rng.from_seed(f"kit-catch-up-{key}")
-    shown = 0
-    for seat_index, user, client in _viewers(match, users):
-        if user is None:
-            assert _catch_up(client, match, user) == ""
-            continue
-        before = _catch_up(client, match, user)
-        shown += bool(before)
-        Match.objects.filter(pk=match.pk).update(
-            state=game.perturb_secrets(original, seat_index, rng)
-        )
-        after = _catch_up(client, match, user)
-        Match.objects.filter(pk=match.pk).update(state=original)
-        assert after == before, f"{key}: seat {seat_index}'s catch-up changes with others' secrets"
+    truth = replay.state_after
+    shown = highlighted = 0
+    for _point in range(3):  # several points of the match
+        _play(game, match, MOVES // 2)
+        # Keep the positions a long-open site would have kept (moves keep theirs
+        # on commit, which a test's transaction never reaches): the replay's rebuild.
+        Client().get(reverse("match_replay", args=[match.pk]), {"at": match.version - 1})
+        original = match.state
+        for seat_index, user, client in _viewers(match, users):
+            if user is None:
+                assert _match_page(client, match, user)[0] == ""
+                continue
+            monkeypatch.setattr(replay, "state_after", truth)
+            summary, page = _match_page(client, match, user)
+            shown += bool(summary)
+            highlighted += 'data-changed="' in page
+            # The position before the moves caught up on, and now, both perturbed.
+            monkeypatch.setattr(
+                replay,
+                "state_after",
+                lambda m, g, step, known=(), _i=seat_index: _perturbed(
+                    game, truth(m, g, step, known), _i, rng
+                ),
+            )
+            Match.objects.filter(pk=match.pk).update(
+                state=game.perturb_secrets(original, seat_index, rng)
+            )
+            after_summary, after_page = _match_page(client, match, user)
+            Match.objects.filter(pk=match.pk).update(state=original)
+            where = f"{key}: seat {seat_index}'s match page"
+            assert after_summary == summary, f"{where}: the catch-up changes with others' secrets"
+            assert after_page == page, f"{where}: the board changes with others' secrets"
+    monkeypatch.setattr(replay, "state_after", truth)
     assert shown, f"{key}: no player had anything to catch up on"
+    assert highlighted, f"{key}: no board highlighted a change: the check proves nothing"

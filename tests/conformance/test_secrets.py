@@ -23,7 +23,7 @@ from django.utils import timezone
 from games import board_picture, lobby, notifications, services
 from games.engine import registry
 from games.engine.rng import Rng
-from games.models import Match, MatchStatus, Notification
+from games.models import Match, MatchStatus, Notification, Seat
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for
 
 pytestmark = pytest.mark.django_db
@@ -78,6 +78,10 @@ def _capture(client, match, user) -> dict[str, str]:
     if user is not None:  # opening the notifications page reads them: start from all read
         Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=timezone.now())
     detail_url = reverse("match_detail", args=[match.pk])
+    if user is not None:
+        # Each look is a first look: the board highlights what changed since the
+        # seat's own last move, the same both times, and is compared with the rest.
+        Seat.objects.filter(match=match, user=user).update(last_seen_at=None)
     panel_url = reverse("match_panel", args=[match.pk])
     pages = {
         "page": client.get(detail_url),

@@ -2,9 +2,13 @@
 
 The match is played to its end through the services; in the browser the
 player opens its replay at the start, steps forward and back with the arrow
-keys (each press follows the page's plain links), jumps to the end with End
-and to a move from the log, and reads the page at a phone's 390 px without
-sideways scrolling. The browser must see no error and no failed request.
+keys (each press follows the page's plain links), reaches the opponent's
+first move that changed the board and sees it highlighted (a dashed outline
+and a star, with the legend), jumps to the end with End and to a move from the
+log, and reads the page at a phone's 390 px without sideways scrolling. On
+the match page of a match in play, a player sees the opponent's move
+highlighted on the board. The browser must see no error and no failed
+request.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby, services
+from games import lobby, replay, services
 from games.engine import registry
-from games.models import MatchStatus
+from games.models import MatchStatus, Seat
 from tests.conformance.kit import GAME_KEYS, bot_choice
 from tests.e2e.helpers import log_in, make_player
 from tests.e2e.test_e2e_accessibility import PHONE, serious_violations
@@ -38,6 +42,28 @@ def _finished_drakon_match(players):
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     return match
+
+
+def _opponents_visible_move(match, seat: int) -> tuple[int, set[str]]:
+    """The first step made by the other seat that changes ``seat``'s board, and what."""
+    game = registry.get(match.game_key)
+    entries = [(m.seq, m.seat, m.action) for m in match.moves.order_by("seq")]
+    for seq, mover, _action in entries:
+        if seq == 0 or mover in (None, seat):
+            continue
+        before, after = replay.step_states(match, game, entries, seq)
+        changed = replay.changes(match, before, after, seat)
+        if changed:
+            return seq, set(changed)
+    raise AssertionError("the opponent never changed the board")
+
+
+def _marked(page) -> set[str]:
+    return set(
+        page.locator(".board-col [data-changed]").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.changed)"
+        )
+    )
 
 
 def test_a_player_steps_through_a_finished_drakon_match_with_the_keyboard(live_server, window):
@@ -64,6 +90,21 @@ def test_a_player_steps_through_a_finished_drakon_match_with_the_keyboard(live_s
     page.keyboard.press("ArrowLeft")
     expect(page).to_have_url(re.compile(r"\?at=2$"))
     expect(page.locator("#replay-this-step")).to_be_visible()
+    # On to borys's first move that changed ayla's board: it is highlighted.
+    step, changed = _opponents_visible_move(match, 0)
+    at = 2
+    if step <= at or step > 12:
+        page.goto(f"{base}?at={step - 1}")
+        at = step - 1
+    for forward in range(at + 1, step + 1):
+        page.keyboard.press("ArrowRight")
+        expect(replay).to_have_attribute("data-step", str(forward))
+    expect(
+        page.locator(".board-col .changed-mark, .board-col .changed-badge").first
+    ).to_be_visible()
+    expect(page.locator("#changed-legend")).to_be_visible()
+    assert _marked(page) == changed
+    ayla.screenshot("highlights-replay")
     page.keyboard.press("End")
     expect(replay).to_have_attribute("data-step", str(last))
     expect(page.locator("#replay-next")).to_have_count(0)
@@ -85,6 +126,41 @@ def test_a_player_steps_through_a_finished_drakon_match_with_the_keyboard(live_s
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the replay is {width} px wide at 390 px"
     expect(page.locator("#replay-next")).to_be_in_viewport()
+    ayla.assert_clean()
+
+
+def test_the_match_page_highlights_the_opponents_move(live_server, window):
+    """ayla moves, borys moves; ayla opens the match: the catch-up names borys's move
+    and the board marks what it changed, on a desktop and at 390 px."""
+    players = [make_player("ayla"), make_player("borys")]
+    game = registry.get("drakon")
+    match = lobby.create_match(user=players[0], game_key="drakon", n_seats=2)
+    lobby.join_match(user=players[1], match=match)
+    for step in range(12):
+        match.refresh_from_db()
+        seat = game.current_seats(match.state)[0]
+        action = bot_choice("drakon", match.state, seat, "heuristic", f"e2e-m{step}")
+        services.submit_action(match, players[seat], action, match.version)
+        match.refresh_from_db()
+        last = match.moves.order_by("-seq").first()
+        if last.seat == 1 and replay.catch_up_changes(
+            match, players[0], replay.CatchUp([], last.seq, ""), []
+        ):
+            break
+    assert match.moves.order_by("-seq").first().seat == 1, "borys moved last"
+    ayla = window("ayla")
+    page = ayla.page
+    log_in(page, live_server.url, "ayla")
+    for size in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+        Seat.objects.filter(match=match, user=players[0]).update(last_seen_at=None)
+        page.set_viewport_size(size)
+        page.goto(f"{live_server.url}/m/{match.pk}/")
+        expect(page.locator("#catch-up")).to_be_visible()
+        expect(page.locator("#changed-legend")).to_be_visible()
+        mark = page.locator(".board-col .changed-mark, .board-col .changed-badge").first
+        expect(mark).to_be_attached()
+        assert _marked(page), "the board marks borys's move"
+        ayla.screenshot(f"highlights-match-{size['width']}")
     ayla.assert_clean()
 
 

@@ -75,6 +75,21 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     }
 
 
+def changed(before: dict, after: dict) -> set[str]:
+    """``egg:<i>`` for an egg new in the nest (or different at its place) and
+    ``hand:<value>`` for an egg value the viewer holds more of than before."""
+    keys = {
+        f"egg:{i}"
+        for i, entry in enumerate(after["nest"])
+        if i >= len(before["nest"]) or before["nest"][i] != entry
+    }
+    held = before["my_hand"] or []
+    for value in set(after["my_hand"] or []):
+        if after["my_hand"].count(value) > held.count(value):
+            keys.add(f"hand:{value}")
+    return keys
+
+
 def describe_board(view: dict, names: list[str]) -> list[str]:
     """The nest egg by egg, the scores, the clutch, and the viewer's own eggs."""
     lines = [

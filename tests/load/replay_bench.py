@@ -8,7 +8,10 @@ times ``games.replay.state_at`` at the step before the last (the last is the
 stored state): cold, with no position kept (a rebuild from the setup, which
 keeps one every ``CHECKPOINT_EVERY`` steps), and warm, from the kept
 position, as every later look at any step does. Medians in ms, with the
-number of ``apply`` calls each made. Prints numbers; asserts nothing.
+number of ``apply`` calls each made. Then the warm step with its highlights
+(``step_states`` and the presenter's ``changed`` over the viewer's two
+views, what the replay page draws), as a ratio to the warm step alone,
+measured in the same run. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def main() -> int:
 
     print(f"CHECKPOINT_EVERY = {replay.CHECKPOINT_EVERY}")
     print(
-        f"{'game':16} {'steps':>6} {'cold ms':>9} {'cold applies':>13} {'warm ms':>8} {'warm applies':>13}"
+        f"{'game':16} {'steps':>6} {'cold ms':>9} {'cold applies':>13} {'warm ms':>8}"
+        f" {'warm applies':>13} {'highlit ms':>10} {'ratio':>6}"
     )
     for entry in registry.registrations():
         game = entry.rules
@@ -65,6 +69,7 @@ def main() -> int:
             n_seats=n,
             options={},
             seed=seed,
+            game_key=entry.key,
             version=last,
             state=state,
         )
@@ -91,10 +96,18 @@ def main() -> int:
             replay.state_at(match, game, entries, step)
             warm.append(time.perf_counter() - started)
             warm_calls = len(calls)
+        highlit = []
+        for _i in range(args.runs):
+            started = time.perf_counter()
+            before, after = replay.step_states(match, game, entries, step)
+            replay.changes(match, before, after, 0)
+            highlit.append(time.perf_counter() - started)
         type(game).apply = original
+        warm_ms = statistics.median(warm) * 1000
+        highlit_ms = statistics.median(highlit) * 1000
         print(
             f"{entry.key:16} {last:6} {statistics.median(cold) * 1000:9.2f} {cold_calls:13}"
-            f" {statistics.median(warm) * 1000:8.2f} {warm_calls:13}"
+            f" {warm_ms:8.2f} {warm_calls:13} {highlit_ms:10.2f} {highlit_ms / warm_ms:6.2f}"
         )
     return 0
 

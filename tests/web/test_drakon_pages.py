@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games import errors, lobby, services
 from games.engine import registry
-from games.models import Match
+from games.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
 NOISE = [
@@ -45,6 +45,8 @@ def drakon_match(alice, bob, carol):
 
 
 def pages(client, match):
+    # Every look is a first look: the board highlights the same changes each time.
+    Seat.objects.filter(match=match).update(last_seen_at=None)
     urls = [
         reverse("match_detail", args=[match.pk]),
         reverse("match_panel", args=[match.pk]),

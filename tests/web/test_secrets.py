@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from tests.conftest import play_one
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +35,8 @@ def normalise(html: str) -> str:
 
 
 def pages_for(client, match):
+    # Every look is a first look: the board highlights the same changes each time.
+    Seat.objects.filter(match=match).update(last_seen_at=None)
     urls = [
         reverse("match_detail", args=[match.pk]),
         reverse("match_panel", args=[match.pk]),

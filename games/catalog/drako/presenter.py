@@ -608,6 +608,35 @@ def _attack_text(attack: dict) -> str:
     }
 
 
+def changed(before: dict, after: dict) -> set[str]:
+    """What changed for the viewer: ``figure:<figure>`` for the dragon or a dwarf that
+    moved, was netted or freed, or was wounded (a dead dwarf is off the board and
+    not named), ``track:<track>`` for a track of the dragon's mat that filled,
+    ``dwarf:<dwarf>`` for a dwarf's row of wounds, and ``hand:<card>`` for a card
+    new in the viewer's own hand."""
+    keys = set()
+    dragon_before, dragon_after = before["dragon"], after["dragon"]
+    if (dragon_before["at"], dragon_before["netted"]) != (
+        dragon_after["at"],
+        dragon_after["netted"],
+    ):
+        keys.add(f"figure:{C.DRAGON}")
+    for track in (C.ARMOUR, *C.ABILITY_TRACKS):
+        if dragon_before[track] != dragon_after[track]:
+            keys.add(f"track:{track}")
+    for dwarf in C.DWARF_IDS:
+        was, now = before["dwarves"][dwarf], after["dwarves"][dwarf]
+        if now["at"] is not None and (was["at"], was["wounds"]) != (now["at"], now["wounds"]):
+            keys.add(f"figure:{dwarf}")
+        if was["wounds"] != now["wounds"]:
+            keys.add(f"dwarf:{dwarf}")
+    held = set((before.get("me") or {}).get("hand", []))
+    keys.update(
+        f"hand:{card}" for card in (after.get("me") or {}).get("hand", []) if card not in held
+    )
+    return keys
+
+
 def _hand(view: dict, by_key: dict) -> list[HandCard]:
     me = view.get("me")
     if not me:

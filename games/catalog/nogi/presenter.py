@@ -295,6 +295,43 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     }
 
 
+# -- What changed between two positions -------------------------------------------------------
+
+
+def _knight_place(view: dict, colour: str):
+    """Where a knight is drawn: on a field, in a castle space, or nowhere (defeated)."""
+    if colour in view["board"]:
+        return ("field", view["board"][colour])
+    for space, occupants in enumerate(view["castle"]):
+        if colour in occupants:
+            return ("castle", space)
+    return None
+
+
+def _die_face(view: dict, colour: str):
+    """A die as drawn: its status and, while rolled, its face."""
+    status = view["dice"][colour]
+    return status, view["roll"].get(colour) if status == "pool" else None
+
+
+def changed(before: dict, after: dict) -> set[str]:
+    """The knights that moved (on the track or into the castle), the dragon when it
+    moved, and the dice whose status or face changed: ``knight:<colour>``,
+    ``dragon``, ``die:<colour>``, each drawn on the board. A knight the dragon
+    caught is no longer drawn, so it is not named (the log says it)."""
+    keys = set()
+    for colour in C.COLOURS:
+        place = _knight_place(after, colour)
+        if place is not None and place != _knight_place(before, colour):
+            keys.add(f"knight:{colour}")
+    if before["dragon"] != after["dragon"]:
+        keys.add("dragon")
+    for colour in C.DICE:
+        if _die_face(before, colour) != _die_face(after, colour):
+            keys.add(f"die:{colour}")
+    return keys
+
+
 # -- The clicks that build a move ------------------------------------------------------------
 
 

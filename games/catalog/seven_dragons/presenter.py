@@ -440,6 +440,38 @@ def _path_value_from(by_key: dict, prefix: str) -> str | None:
     return None
 
 
+def _cards_drawn(view: dict) -> dict[str, tuple]:
+    """Each card on the grid as drawn: the card, its turn, and for the silver dragon
+    the colour it counts as (its disc changes colour with the pile)."""
+    return {
+        cell: (card, rot, view["silver"] if card == C.SILVER_CARD else None)
+        for cell, (card, rot) in view["board"].items()
+    }
+
+
+def changed(before: dict, after: dict) -> set[str]:
+    """What changed on the table for the viewer: ``card:<cell>`` for a card laid,
+    moved, swapped or (the silver dragon) counting as another colour, ``silver``
+    and ``pile`` for the silver dragon's colour and the action pile's top card
+    beside the grid, ``hand:<card>`` for a card new in the viewer's hand and
+    ``goal`` when the viewer's own goal changed. A card taken off the grid is
+    gone and not named."""
+    keys = set()
+    drawn = _cards_drawn(before)
+    for cell, face in _cards_drawn(after).items():
+        if drawn.get(cell) != face:
+            keys.add(f"card:{cell}")
+    if before["silver"] != after["silver"]:
+        keys.add("silver")
+    if after["pile"] and before["pile"][-1:] != after["pile"][-1:]:
+        keys.add("pile")
+    held = set(before["my_hand"] or [])
+    keys.update(f"hand:{card}" for card in after["my_hand"] or [] if card not in held)
+    if after["my_goal"] and before["my_goal"] != after["my_goal"]:
+        keys.add("goal")
+    return keys
+
+
 def _pile_top(view: dict) -> dict | None:
     if not view["pile"]:
         return None

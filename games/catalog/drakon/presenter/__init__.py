@@ -14,7 +14,7 @@ leads to a page that asks to confirm it.
 
 from django.utils.translation import gettext_lazy
 
-from games.catalog.drakon.presenter.board import board_context, pattern_arrows
+from games.catalog.drakon.presenter.board import board_context, changed, pattern_arrows
 from games.catalog.drakon.presenter.clicks import action_steps
 from games.catalog.drakon.presenter.log import describe_event
 from games.catalog.drakon.presenter.texts import (
@@ -53,6 +53,7 @@ __all__ = [
     "SENTENCES_NAME_THE_ACTOR",
     "action_steps",
     "board_context",
+    "changed",
     "describe_board",
     "describe_event",
     "describe_pending",

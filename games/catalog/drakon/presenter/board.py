@@ -210,6 +210,7 @@ class Piece:
     cy: int
     title: str
     icon: str = ""
+    key: str = ""  # hero:<seat> or drakon: what ``changed`` names
 
 
 @dataclass
@@ -369,6 +370,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 % {"n": hero["tiles"]},
                 "ability_used": hero.get("ability_used"),
                 "at": hero.get("at"),
+                "seat": seat,
             }
         )
     goal = view.get("goal", {})
@@ -407,7 +409,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
 
 def _pieces(view: dict, frame: Frame, names: list[str]) -> list[Piece]:
     """Heroes as lettered discs, Drakon as a red diamond, spread within a room."""
-    by_cell: dict[str, list[tuple[str, str, str]]] = {}
+    by_cell: dict[str, list[tuple[str, str, str, str]]] = {}
     for hero in view["heroes"]:
         if hero.get("at") is None:
             continue
@@ -415,21 +417,31 @@ def _pieces(view: dict, frame: Frame, names: list[str]) -> list[Piece]:
         label = (hero_name(hero.get("hero")) or "?")[:1].upper()
         title = f"{names[seat] if seat < len(names) else '?'}: {hero_name(hero.get('hero'))}"
         by_cell.setdefault(hero["at"], []).append(
-            (label, HERO_COLOURS[seat % len(HERO_COLOURS)], title)
+            (label, HERO_COLOURS[seat % len(HERO_COLOURS)], title, f"hero:{seat}")
         )
     pieces = []
     offsets = [(-16, -14), (16, -14), (-16, 14), (16, 14), (0, -18), (0, 18)]
     for at, figures in by_cell.items():
         x, y = parse(at)
         ox, oy = frame.origin(x, y)
-        for i, (label, colour, title) in enumerate(figures):
+        for i, (label, colour, title, key) in enumerate(figures):
             dx, dy = offsets[i % len(offsets)]
-            pieces.append(Piece(label, colour, ox + CELL // 2 + dx, oy + CELL // 2 + dy, title))
+            pieces.append(
+                Piece(label, colour, ox + CELL // 2 + dx, oy + CELL // 2 + dy, title, key=key)
+            )
     if view.get("drakon"):
         x, y = parse(view["drakon"])
         ox, oy = frame.origin(x, y)
         pieces.append(
-            Piece("Dr", "#8b0000", ox + CELL // 2, oy + CELL // 2, _("Drakon"), "dragon-head")
+            Piece(
+                "Dr",
+                "#8b0000",
+                ox + CELL // 2,
+                oy + CELL // 2,
+                _("Drakon"),
+                "dragon-head",
+                key="drakon",
+            )
         )
     return pieces
 
@@ -552,3 +564,53 @@ def _revealed(view: dict, names: list[str]):
         {"name": names[seat] if seat < len(names) else "?", "coins": coins, "gold": sum(coins)}
         for seat, coins in enumerate(view["revealed"]["coins"])
     ]
+
+
+def _room_face(view: dict) -> dict[str, tuple]:
+    """Each room as drawn: its tile, kind and turn, and the coins lying on the Start."""
+    start_coins = view.get("start_coins") or 0
+    return {
+        room["at"]: (
+            room["tile"],
+            room["room"],
+            room["rot"],
+            start_coins if room["room"] == "start" else 0,
+        )
+        for room in view["board"]
+    }
+
+
+def _hero_rows(view: dict) -> dict[int, tuple]:
+    return {
+        hero["seat"]: (hero["coins"], hero["tiles"], hero.get("ability_used"))
+        for hero in view["heroes"]
+    }
+
+
+def changed(before: dict, after: dict) -> set[str]:
+    """What a move changed on the board, as the viewer sees it: ``room:<at>`` for a
+    room laid, turned, swapped or with coins put on or taken off it (a destroyed
+    room is gone and not named), ``hero:<seat>`` for a hero that moved (the piece)
+    and ``heroes:<seat>`` for a row of the heroes' list whose coins, tiles or
+    ability changed, ``drakon`` when the dragon moved, and ``hand:<tile>`` for a
+    tile new in the viewer's own hand."""
+    keys = set()
+    rooms_before = _room_face(before)
+    for at, face in _room_face(after).items():
+        if rooms_before.get(at) != face:
+            keys.add(f"room:{at}")
+    places = {hero["seat"]: hero.get("at") for hero in before["heroes"]}
+    for hero in after["heroes"]:
+        if hero.get("at") is not None and places.get(hero["seat"]) != hero.get("at"):
+            keys.add(f"hero:{hero['seat']}")
+    rows_before = _hero_rows(before)
+    for seat, row in _hero_rows(after).items():
+        if rows_before.get(seat) != row:
+            keys.add(f"heroes:{seat}")
+    if after.get("drakon") and after.get("drakon") != before.get("drakon"):
+        keys.add("drakon")
+    held = {t["tile"] for t in (before.get("me") or {}).get("hand", [])}
+    for tile in (after.get("me") or {}).get("hand", []):
+        if tile["tile"] not in held:
+            keys.add(f"hand:{tile['tile']}")
+    return keys
