@@ -94,3 +94,36 @@ def test_the_key_names_the_language_the_version_the_position_and_a_viewers_layer
     match.state = {**match.state, "changed": True}
     moved = selectors.board_cache_key(match, 0, owner, names)
     assert len({english, layered, polish, renamed, newer, moved}) == 6
+
+
+def test_a_board_marked_for_one_look_never_takes_the_place_of_the_shared_drawing(
+    started_match, nogi
+):
+    """The highlights since a player's last look are drawn for that look alone:
+    the plain board kept for the version (here by a poll) does not hide them,
+    and the marked board is not what the next poll or another viewer gets."""
+    import re
+
+    from games.models import Seat
+    from tests.conftest import play_one
+
+    match = started_match
+    for choose in range(6):
+        play_one(match, nogi, choose=choose)
+    match.refresh_from_db()
+    to_move = set(nogi.current_seats(match.state))
+    waiting = next(
+        seat
+        for seat in match.seats.order_by("index")
+        if seat.index not in to_move and match.moves.order_by("-seq").first().seat != seat.index
+    )
+    client = _client(waiting.user)
+    marks = re.compile(r'data-changed="([^"]+)"')
+    assert not marks.findall(_panel(client, match))  # the plain board, now kept
+    spectator = _panel(_client(), match)
+    Seat.objects.filter(pk=waiting.pk).update(last_seen_at=None)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert marks.findall(page), "the look after others moved shows what changed"
+    assert 'id="changed-legend"' in page
+    assert not marks.findall(_panel(client, match))
+    assert _panel(_client(), match) == spectator
