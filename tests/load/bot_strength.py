@@ -207,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set", type=_setting, action="append", default=[], help="search setting key=value"
     )
     parser.add_argument("--no-random", action="store_true", help="skip heuristic against random")
+    parser.add_argument("--no-strong", action="store_true", help="skip strong against heuristic")
     parser.add_argument(
         "--speed-only", action="store_true", help="only the speed and memory of the search"
     )
@@ -235,7 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     for key in args.only:
         started = time.perf_counter()
         stats = {"iterations": 0, "seconds": 0.0}
-        strong = duel(key, args.games, "strong", "heuristic", budget, stats, args.jobs)
+        strong = (
+            float("nan")
+            if args.no_strong
+            else duel(key, args.games, "strong", "heuristic", budget, stats, args.jobs)
+        )
         heuristic = (
             float("nan")
             if args.no_random
