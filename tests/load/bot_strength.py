@@ -67,13 +67,25 @@ def play(key: str, n: int, levels: list[str], seed: str, budget: Budget, stats: 
 OVERRIDES: dict[str, object] = {}
 
 
+#: Each game's own ``SEARCH`` (None: the module has none), kept the first time it is overridden.
+_OWN_SEARCH: dict[str, dict | None] = {}
+
+
 def _apply_overrides(overrides: dict) -> None:
-    """Put ``overrides`` on top of every game's ``SEARCH`` (in this process)."""
+    """Put ``overrides`` on top of every game's own ``SEARCH`` (in this process);
+    ``{}`` gives every game its own back."""
     OVERRIDES.clear()
     OVERRIDES.update(overrides)
     for key in CATALOG:
         module = bots.bot_module(key)
-        module.SEARCH = {**getattr(module, "SEARCH", {}), **overrides}
+        own = _OWN_SEARCH.setdefault(key, getattr(module, "SEARCH", None))
+        if overrides:
+            module.SEARCH = {**(own or {}), **overrides}
+        elif own is None:
+            if hasattr(module, "SEARCH"):
+                del module.SEARCH
+        else:
+            module.SEARCH = own
 
 
 def _play_job(job: tuple) -> tuple[list[int], dict]:
