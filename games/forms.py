@@ -173,3 +173,16 @@ class PlayBotForm(forms.Form):
     """One click from the lobby or a How to play page: a match against a bot."""
 
     level = forms.ChoiceField(choices=PLAY_BOT_LEVELS, initial="heuristic")
+
+
+class FillBotsForm(forms.Form):
+    """The match page's "fill with bots": the level of the bots that take the empty seats.
+
+    A post without a level (an old page, a script) fills with the heuristic
+    bot, as before the picker existed; a level that is not offered is refused.
+    """
+
+    level = forms.ChoiceField(choices=PLAY_BOT_LEVELS, initial="heuristic", required=False)
+
+    def clean_level(self) -> str:
+        return self.cleaned_data.get("level") or "heuristic"

@@ -27,6 +27,7 @@ from accounts.selectors import preferences
 from games import chat, i18n, match_rows, presenters, roles
 from games.engine import registry
 from games.engine.replay import MODERATION, is_moderation, is_opening
+from games.forms import PLAY_BOT_LEVELS
 from games.models import (
     TIME_PER_MOVE_CHOICES,
     ActorKind,
@@ -519,7 +520,8 @@ def match_panel(
     context["can_chat"] = me is not None
     context["login_to_play"] = may_be_a_player(match, seats, user)
     if match.state is None:
-        context.update(seat_rows=[], board=None, choices=None, log=[])
+        # The creator may fill the empty seats with bots of a level (games.forms).
+        context.update(seat_rows=[], board=None, choices=None, log=[], bot_levels=PLAY_BOT_LEVELS)
         return context
     to_move = set(game.current_seats(match.state))
     now = timezone.now()

@@ -46,7 +46,14 @@ from games import (
 from games import replay as history
 from games.engine import registry
 from games.errors import Forbidden, ServiceError
-from games.forms import ActionForm, CreateMatchForm, InviteForm, PlayBotForm, whole_number
+from games.forms import (
+    ActionForm,
+    CreateMatchForm,
+    FillBotsForm,
+    InviteForm,
+    PlayBotForm,
+    whole_number,
+)
 from games.lobby import (
     create_match,
     decline_invitation,
@@ -316,6 +323,7 @@ def match_detail(request, pk: int):
     selectors.show_changes(context, match, request.user, changed, _path(request), _touch(request))
     context["token"] = token
     context["invite_form"] = InviteForm()
+    context["fill_bots_form"] = FillBotsForm()
     context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)
     return _page(request, context)
 
@@ -372,6 +380,7 @@ def _refuse(request, pk: int, error: ServiceError):
     if request.htmx:
         return _panel_response(request, context, status=error.status)
     context["invite_form"] = InviteForm()
+    context["fill_bots_form"] = FillBotsForm()
     context["token"] = request.POST.get("token")
     return _page(request, context, status=error.status)
 
@@ -465,12 +474,14 @@ def match_decline(request, pk: int):
 
 @require_POST
 def match_fill_bots(request, pk: int):
+    """The creator fills the empty seats with bots of the chosen level (default heuristic)."""
+    form = FillBotsForm(request.POST)
+    if not form.is_valid():
+        return _refuse(request, pk, ServiceError(_("Choose one of the bot levels.")))
     return _post(
         request,
         pk,
-        lambda m: fill_with_bots(
-            user=request.user, match=m, level=request.POST.get("level", "heuristic")
-        ),
+        lambda m: fill_with_bots(user=request.user, match=m, level=form.cleaned_data["level"]),
         _("Bots took the empty seats; the match has started."),
     )
 

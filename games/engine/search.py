@@ -14,9 +14,12 @@ iteration:
 3. scores each end for the seat: 1 for first place, 0 for last, shared
    ranks in between.
 
-The candidate with the best mean wins; ties go to the heuristic's order. The
-candidates are every legal action, or the ``max_candidates`` best by the
+The candidates are every legal action, or the ``max_candidates`` best by the
 heuristic's own ranking (a bot module's ``scores``) when the game has one.
+The iterations are spent by sequential halving: in rounds, evenly over the
+candidates still in the race, the worse half dropping out after each round,
+so the close contest among the best gets most of the rollouts. The candidate
+with the best mean at the end wins; ties go to the heuristic's order.
 Flat search over the samples' shared root (one level of an information-set
 tree) was chosen over a deeper tree: a rollout costs 10 to 200 ms here, so a
 one-second budget buys tens of rollouts, not the thousands a tree needs.
@@ -32,6 +35,7 @@ Pure: no Django, no I/O.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -77,6 +81,8 @@ class SearchResult:
     #: True when the wall-time cap stopped the search before its iterations.
     cut_short: bool = False
     candidates: int = 0
+    #: Rollouts per candidate, in the heuristic's order (sequential halving's trace).
+    visits: tuple[int, ...] = ()
 
 
 def reward(game: Game, state: State, seat: int) -> float:
@@ -137,37 +143,56 @@ def search(
     play = rollout_policy or heuristic
     visits = [0] * len(candidates)
     totals = [0.0] * len(candidates)
+    prior = PRIOR if ranker is not None else 0.0
+
+    def mean(arm: int) -> float:
+        # The heuristic's favourite counted with ``prior`` wins more: with few
+        # rollouts a near tie is noise, and the heuristic knows the game.
+        bonus = prior if arm == 0 else 0.0
+        return (totals[arm] + bonus) / visits[arm] if visits[arm] else -1.0
+
+    def order(arms: list[int]) -> list[int]:
+        # Best mean first; ties (and unvisited arms) in the heuristic's order.
+        return sorted(arms, key=lambda arm: (-mean(arm), arm))
+
+    live = list(range(len(candidates)))
+    rounds = max(1, math.ceil(math.log2(len(live))))
     done = 0
     cut_short = False
-    while done < budget.iterations and not cut_short:
-        # One sample of the hidden information, and one stream of rollout
-        # randomness, shared by every candidate: the candidates are compared
-        # on the same deals and dice (common random numbers).
-        sample = game.sample_secrets(state, seat, rng)
-        stream = rng.next64()
-        for arm, action in enumerate(candidates):
-            if done >= budget.iterations:
+    for round_ in range(rounds):
+        left = budget.iterations - done
+        if left <= 0 or cut_short:
+            break
+        # Sequential halving: each round gets an equal share of what is left
+        # (the last round all of it), spread evenly over the live candidates;
+        # then the worse half drops out, so the close contest among the best
+        # gets the most rollouts.
+        share = left if round_ == rounds - 1 else left // (rounds - round_)
+        samples = max(
+            1, math.ceil(share / len(live)) if round_ == rounds - 1 else share // len(live)
+        )
+        for _sample in range(samples):
+            if done >= budget.iterations or cut_short:
                 break
-            if deadline is not None and done and clock() >= deadline:
-                cut_short = True
-                break
-            after, _events = game.apply(sample, seat, action)
-            final = rollout(game, after, play, Rng(stream))
-            visits[arm] += 1
-            totals[arm] += reward(game, final, seat)
-            done += 1
-    # The best mean, the heuristic's favourite counted with PRIOR wins more:
-    # with few rollouts a near tie is noise, and the heuristic knows the game.
-    # Ties (and unvisited arms) go to the heuristic's order.
-    best = max(
-        range(len(candidates)),
-        key=lambda i: (
-            (totals[i] + (PRIOR if i == 0 and ranker is not None else 0.0)) / visits[i]
-            if visits[i]
-            else -1.0,
-            -i,
-        ),
-    )
+            # One sample of the hidden information, and one stream of rollout
+            # randomness, shared by every live candidate: they are compared on
+            # the same deals and dice (common random numbers).
+            sample = game.sample_secrets(state, seat, rng)
+            stream = rng.next64()
+            for arm in live:
+                if done >= budget.iterations:
+                    break
+                if deadline is not None and done and clock() >= deadline:
+                    cut_short = True
+                    break
+                after, _events = game.apply(sample, seat, candidates[arm])
+                final = rollout(game, after, play, Rng(stream))
+                visits[arm] += 1
+                totals[arm] += reward(game, final, seat)
+                done += 1
+        if round_ < rounds - 1 and not cut_short:
+            live = order(live)[: math.ceil(len(live) / 2)]
+    best = order(live)[0]
     return SearchResult(
         candidates[best],
         "search",
@@ -175,6 +200,7 @@ def search(
         seconds=clock() - started,
         cut_short=cut_short,
         candidates=len(candidates),
+        visits=tuple(visits),
     )
 
 

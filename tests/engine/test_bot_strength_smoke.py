@@ -3,7 +3,10 @@ tiny size: it completes and prints its table for every game. Nothing is asserted
 about strength here (docs/bots.md has the measured numbers)."""
 
 import importlib.util
+import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "load" / "bot_strength.py"
 
@@ -11,6 +14,8 @@ SCRIPT = Path(__file__).resolve().parents[1] / "load" / "bot_strength.py"
 def _load():
     spec = importlib.util.spec_from_file_location("bot_strength", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    # Registered by name, so --jobs can send its functions to worker processes.
+    sys.modules["bot_strength"] = module
     spec.loader.exec_module(module)
     return module
 
@@ -23,3 +28,33 @@ def test_the_strength_benchmark_completes_and_prints_its_table(capsys):
     assert [row[0] for row in rows] == list(bench.CATALOG)
     for row in rows:
         assert row[1].endswith("%") and row[2].endswith("%"), row
+
+
+def test_parallel_games_give_the_same_results_as_one_process():
+    """--jobs only spreads the games over processes: each game is the same game."""
+    bench = _load()
+    budget = bench.Budget(iterations=2, seconds=None)
+    one = bench.duel("nogi", 4, "strong", "heuristic", budget, {"iterations": 0, "seconds": 0.0})
+    stats = {"iterations": 0, "seconds": 0.0}
+    two = bench.duel("nogi", 4, "strong", "heuristic", budget, stats, workers=2)
+    assert one == two
+    assert stats["iterations"] > 0  # the workers' search statistics come back
+
+
+def test_a_search_setting_is_applied_to_every_game_and_checked(capsys):
+    bench = _load()
+    try:
+        assert (
+            bench.main(
+                ["--speed-only", "--iterations", "1", "--only", "nogi", "--set", "max_candidates=2"]
+            )
+            == 0
+        )
+        assert bench.bots.search_settings(bench.bots.bot_module("drako"))["max_candidates"] == 2
+    finally:
+        bench._apply_overrides({})  # every game's own SEARCH back
+    assert bench.bots.bot_module("drako").SEARCH == {"max_iterations": 12}
+    assert not hasattr(bench.bots.bot_module("nogi"), "SEARCH")
+    with pytest.raises(SystemExit):
+        bench.main(["--set", "no_such_setting=1"])
+    assert "not a search setting" in capsys.readouterr().err

@@ -141,3 +141,34 @@ def test_a_game_with_slow_rollouts_caps_its_iterations():
         ]
         < 96
     )
+
+
+def test_sequential_halving_spends_the_budget_exactly_and_most_on_the_survivors():
+    """Four candidates, 16 iterations: 2 samples of all four, then 4 of the better two;
+    the move is one of the two that stayed in the race."""
+    game = registry.get("nogi")
+    for index, (state, seat) in enumerate(_positions("nogi", 4)):
+        found = bots.choose_with_report(
+            "nogi", state, seat, Rng.from_seed(f"h{index}"), "strong", Budget(16, None)
+        )
+        if found.candidates < 4:
+            continue
+        assert sum(found.visits) == found.iterations == 16
+        assert sorted(found.visits) == [2, 2, 6, 6]
+        survivors = [arm for arm, count in enumerate(found.visits) if count == 6]
+        module = registry.registration("nogi").bot_module()
+        legal = game.legal_actions(state, seat)
+        ranked = sorted(range(len(legal)), key=lambda i: -module.scores(state, seat, legal)[i])
+        assert found.action in [legal[ranked[arm]] for arm in survivors]
+        return
+    raise AssertionError("no position with four candidates")
+
+
+@pytest.mark.parametrize("iterations", [1, 5, 7, 13])
+def test_any_budget_is_spent_exactly(iterations):
+    state, seat = _positions("nogi", 3)[1]
+    found = bots.choose_with_report(
+        "nogi", state, seat, Rng.from_seed("odd"), "strong", Budget(iterations, None)
+    )
+    assert found.how == "search"
+    assert sum(found.visits) == found.iterations == iterations

@@ -1,6 +1,11 @@
 """How strong the bots are: strong against heuristic, heuristic against random.
 
-    python tests/load/bot_strength.py --games 200 --iterations 64
+    python tests/load/bot_strength.py --games 200 --iterations 64 --jobs 2
+
+``--jobs`` plays the games in that many processes (each game is still played
+by one process, so the results are the same whatever the number of jobs);
+``--set key=value`` overrides a setting of the search (``games.bots.SEARCH_DEFAULTS``)
+for every game, to measure a change before making it a game's ``SEARCH``.
 
 For every game: 2-player matches with the seats alternated (strong against
 heuristic, and heuristic against random), the winner's share (a draw counts
@@ -16,6 +21,8 @@ repeatable. Pure Python: no Django, no database.
 from __future__ import annotations
 
 import argparse
+import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -56,14 +63,76 @@ def play(key: str, n: int, levels: list[str], seed: str, budget: Budget, stats: 
     return result.ranks
 
 
-def duel(key: str, games: int, strong: str, weak: str, budget: Budget, stats: dict) -> float:
+#: Settings of the search overridden for every game (``--set``); workers receive a copy.
+OVERRIDES: dict[str, object] = {}
+
+
+#: Each game's own ``SEARCH`` (None: the module has none), kept the first time it is overridden.
+_OWN_SEARCH: dict[str, dict | None] = {}
+
+
+def _apply_overrides(overrides: dict) -> None:
+    """Put ``overrides`` on top of every game's own ``SEARCH`` (in this process);
+    ``{}`` gives every game its own back."""
+    OVERRIDES.clear()
+    OVERRIDES.update(overrides)
+    for key in CATALOG:
+        module = bots.bot_module(key)
+        own = _OWN_SEARCH.setdefault(key, getattr(module, "SEARCH", None))
+        if overrides:
+            module.SEARCH = {**(own or {}), **overrides}
+        elif own is None:
+            if hasattr(module, "SEARCH"):
+                del module.SEARCH
+        else:
+            module.SEARCH = own
+
+
+def _play_job(job: tuple) -> tuple[list[int], dict]:
+    """One game in a worker process: its ranks and its search statistics."""
+    key, n, levels, seed, budget, overrides = job
+    if overrides != OVERRIDES:
+        _apply_overrides(overrides)
+    stats = {"iterations": 0, "seconds": 0.0}
+    return play(key, n, levels, seed, budget, stats), stats
+
+
+def _run(jobs: list[tuple], workers: int, stats: dict) -> list[list[int]]:
+    """Play ``jobs`` in ``workers`` processes (1: in this one); the ranks in job order."""
+    jobs = [(*job, dict(OVERRIDES)) for job in jobs]
+    if workers > 1 and len(jobs) > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = list(_progress(jobs, pool.imap(_play_job, jobs, chunksize=1)))
+    else:
+        results = list(_progress(jobs, map(_play_job, jobs)))
+    for _ranks, job_stats in results:
+        stats["iterations"] += job_stats["iterations"]
+        stats["seconds"] += job_stats["seconds"]
+    return [ranks for ranks, _job_stats in results]
+
+
+def _progress(jobs: list[tuple], results):
+    """Pass the results on, and log each game to stderr as it ends (a long run
+    interrupted still says what it measured)."""
+    for job, (ranks, job_stats) in zip(jobs, results, strict=True):
+        key, _n, levels, seed, _budget, _overrides = job
+        print(f"game {seed} levels={','.join(levels)} ranks={ranks}", file=sys.stderr, flush=True)
+        yield ranks, job_stats
+
+
+def duel(
+    key: str, games: int, strong: str, weak: str, budget: Budget, stats: dict, workers: int = 1
+) -> float:
     """``strong``'s share of the points against ``weak`` over ``games`` 2-player games."""
-    points = 0.0
+    jobs = []
     for index in range(games):
         me = index % 2
         levels = [weak, weak]
         levels[me] = strong
-        ranks = play(key, 2, levels, f"{key}-{strong}-{weak}-{index}", budget, stats)
+        jobs.append((key, 2, levels, f"{key}-{strong}-{weak}-{index}", budget))
+    points = 0.0
+    for index, ranks in enumerate(_run(jobs, workers, stats)):
+        me = index % 2
         if ranks[0] == ranks[1]:
             points += 0.5
         elif ranks[me] == 1:
@@ -71,13 +140,21 @@ def duel(key: str, games: int, strong: str, weak: str, budget: Budget, stats: di
     return points / games if games else 0.0
 
 
-def average_rank(key: str, n: int, games: int, budget: Budget, stats: dict) -> float:
-    ranks = []
+def margin(share: float, games: int) -> float:
+    """Half the width of the 95 % confidence interval of a share over ``games`` games
+    (normal approximation; draws make it a little narrower than this)."""
+    return 1.96 * math.sqrt(share * (1 - share) / games) if games else 0.0
+
+
+def average_rank(
+    key: str, n: int, games: int, budget: Budget, stats: dict, workers: int = 1
+) -> float:
+    jobs = []
     for index in range(games):
-        me = index % n
         levels = ["heuristic"] * n
-        levels[me] = "strong"
-        ranks.append(play(key, n, levels, f"{key}-rank{n}-{index}", budget, stats)[me])
+        levels[index % n] = "strong"
+        jobs.append((key, n, levels, f"{key}-rank{n}-{index}", budget))
+    ranks = [r[index % n] for index, r in enumerate(_run(jobs, workers, stats))]
     return statistics.fmean(ranks) if ranks else 0.0
 
 
@@ -111,16 +188,43 @@ def search_speed(key: str, budget: Budget, positions: int = 6) -> float:
     return iterations / seconds if seconds else 0.0
 
 
+def _setting(text: str) -> tuple[str, object]:
+    """``key=value`` for ``--set``: the value read as a number, None, or kept as text."""
+    key, _sep, raw = text.partition("=")
+    if key not in bots.SEARCH_DEFAULTS:
+        raise argparse.ArgumentTypeError(f"{key!r} is not a search setting")
+    if raw == "None":
+        return key, None
+    for kind in (int, float):
+        try:
+            return key, kind(raw)
+        except ValueError:
+            pass
+    return key, raw
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="2-player games per pairing")
     parser.add_argument("--rank-games", type=int, default=None, help="games of 3 players")
-    parser.add_argument("--iterations", type=int, default=64, help="strong's iterations a move")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=96,
+        help="strong's iterations a move (the site's default; a game's SEARCH may lower it)",
+    )
     parser.add_argument("--only", nargs="*", default=list(CATALOG), help="game keys")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the games")
+    parser.add_argument(
+        "--set", type=_setting, action="append", default=[], help="search setting key=value"
+    )
+    parser.add_argument("--no-random", action="store_true", help="skip heuristic against random")
+    parser.add_argument("--no-strong", action="store_true", help="skip strong against heuristic")
     parser.add_argument(
         "--speed-only", action="store_true", help="only the speed and memory of the search"
     )
     args = parser.parse_args(argv)
+    _apply_overrides(dict(args.set))
     if args.speed_only:
         budget = Budget(iterations=args.iterations, seconds=None)
         print(f"{'game':<16}{'iter/s (CPU)':>13}{'peak MB':>9}")
@@ -132,22 +236,31 @@ def main(argv: list[str] | None = None) -> int:
     budget = Budget(iterations=args.iterations, seconds=None)
     print(
         f"strength: {args.games} 2-player games per pairing, seats alternated; "
-        f"strong searches {args.iterations} iterations a move"
+        f"strong searches {args.iterations} iterations a move (at most its game's "
+        f"max_iterations){'; settings ' + str(OVERRIDES) if OVERRIDES else ''}"
     )
     header = (
         f"{'game':<16}{'strong vs heur.':>16}{'heur. vs random':>16}"
-        f"{'avg rank (3p)':>15}{'iter/s':>9}{'peak MB':>9}{'seconds':>9}"
+        f"{'avg rank (3p)':>15}{'iter/s':>9}{'peak MB':>9}{'seconds':>9}{'95% +-':>8}"
     )
     print(header)
     print("-" * len(header))
     for key in args.only:
         started = time.perf_counter()
         stats = {"iterations": 0, "seconds": 0.0}
-        strong = duel(key, args.games, "strong", "heuristic", budget, stats)
-        heuristic = duel(key, args.games, "heuristic", "random", budget, stats)
+        strong = (
+            float("nan")
+            if args.no_strong
+            else duel(key, args.games, "strong", "heuristic", budget, stats, args.jobs)
+        )
+        heuristic = (
+            float("nan")
+            if args.no_random
+            else duel(key, args.games, "heuristic", "random", budget, stats, args.jobs)
+        )
         game = registry.get(key)
         rank = (
-            f"{average_rank(key, 3, rank_games, budget, stats):.2f}"
+            f"{average_rank(key, 3, rank_games, budget, stats, args.jobs):.2f}"
             if game.max_players >= 3 and rank_games
             else "-"
         )
@@ -155,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         memory = search_memory(key, budget) / 1e6
         print(
             f"{key:<16}{strong:>15.1%} {heuristic:>15.1%} {rank:>14}"
-            f"{rate:>9.0f}{memory:>9.1f}{time.perf_counter() - started:>9.0f}",
+            f"{rate:>9.0f}{memory:>9.1f}{time.perf_counter() - started:>9.0f}"
+            f"{margin(strong, args.games):>8.1%}",
             flush=True,
         )
     return 0

@@ -96,3 +96,50 @@ def test_filling_seats_takes_the_chosen_level(alice):
         "strong",
         "strong",
     ]
+
+
+@pytest.mark.parametrize("level", ["random", "heuristic", "strong"])
+def test_each_level_of_the_match_page_picker_is_the_bot_seats_level(alice, level):
+    match = lobby.create_match(user=alice, game_key="drakon", n_seats=3)
+    response = _client(alice).post(reverse("match_fill_bots", args=[match.pk]), {"level": level})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    bots = match.seats.filter(is_bot=True)
+    assert [seat.bot_level for seat in bots] == [level, level]
+    assert match.seats.get(user=alice).bot_level == "heuristic"  # a person's seat is untouched
+
+
+def test_filling_without_a_level_fills_with_the_heuristic_bot(alice):
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    assert _client(alice).post(reverse("match_fill_bots", args=[match.pk])).status_code == 302
+    assert list(match.seats.filter(is_bot=True).values_list("bot_level", flat=True)) == [
+        "heuristic"
+    ]
+
+
+@pytest.mark.parametrize("forged", ["expert", "Strong", "strong ", "", "\x00", "strong\x00"])
+def test_a_forged_level_changes_nothing(alice, forged):
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    response = _client(alice).post(reverse("match_fill_bots", args=[match.pk]), {"level": forged})
+    match.refresh_from_db()
+    if forged == "":
+        # An empty choice is the default, as an old page without the picker posts.
+        assert response.status_code == 302
+        return
+    assert response.status_code == 400
+    if "\x00" not in forged:  # a NUL is refused before the view, with its own message
+        assert "Choose one of the bot levels." in response.content.decode()
+    assert match.status == MatchStatus.OPEN and not match.seats.filter(is_bot=True).exists()
+
+
+def test_the_match_page_offers_every_level_the_heuristic_chosen(alice):
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    page = _client(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    form = page[page.index('class="fill-bots-form"') :]
+    form = form[: form.index("</form>")]
+    assert 'name="level"' in form
+    for value in ("random", "heuristic", "strong"):
+        assert f'value="{value}"' in form
+    assert 'value="heuristic" selected' in form
+    assert "strong bot" in form

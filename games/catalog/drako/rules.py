@@ -66,15 +66,14 @@ def _neighbours(key: str) -> tuple[str, ...]:
 NEIGHBOURS: dict[str, tuple[str, ...]] = {key: _neighbours(key) for key in C.HEXES}
 
 
-def distance(a: str, b: str) -> int:
+def _distance(a: str, b: str) -> int:
     aq, ar = C.parse_hex(a)
     bq, br = C.parse_hex(b)
     dq, dr = aq - bq, ar - br
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def ray(start: str, direction: int) -> list[str]:
-    """The hexes from ``start`` (excluded) in one direction to the board's edge."""
+def _ray(start: str, direction: int) -> tuple[str, ...]:
     q, r = C.parse_hex(start)
     dq, dr = C.DIRECTIONS[direction]
     hexes = []
@@ -82,17 +81,46 @@ def ray(start: str, direction: int) -> list[str]:
         q, r = q + dq, r + dr
         key = C.hex_key(q, r)
         if key not in ON_BOARD:
-            return hexes
+            return tuple(hexes)
         hexes.append(key)
+
+
+# The board is small and fixed: its distances and lines are worked out once,
+# as the bots' rollouts ask for them many thousand times a second.
+DISTANCES: dict[tuple[str, str], int] = {(a, b): _distance(a, b) for a in C.HEXES for b in C.HEXES}
+RAYS: dict[tuple[str, int], tuple[str, ...]] = {
+    (start, direction): _ray(start, direction) for start in C.HEXES for direction in range(6)
+}
+
+
+def distance(a: str, b: str) -> int:
+    found = DISTANCES.get((a, b))
+    return _distance(a, b) if found is None else found
+
+
+def ray(start: str, direction: int) -> list[str]:
+    """The hexes from ``start`` (excluded) in one direction to the board's edge."""
+    found = RAYS.get((start, direction))
+    return list(_ray(start, direction) if found is None else found)
+
+
+def _between(a: str, b: str) -> tuple[str, ...] | None:
+    for direction in range(6):
+        line = RAYS.get((a, direction)) or _ray(a, direction)
+        if b in line:
+            return line[: line.index(b)]
+    return None
+
+
+BETWEEN: dict[tuple[str, str], tuple[str, ...] | None] = {
+    (a, b): _between(a, b) for a in C.HEXES for b in C.HEXES
+}
 
 
 def between(a: str, b: str) -> list[str] | None:
     """The hexes strictly between ``a`` and ``b`` on their straight line, or None if not in line."""
-    for direction in range(6):
-        line = ray(a, direction)
-        if b in line:
-            return line[: line.index(b)]
-    return None
+    found = BETWEEN[a, b] if (a, b) in BETWEEN else _between(a, b)
+    return None if found is None else list(found)
 
 
 def reachable(start: str, steps: int, blocked: set[str]) -> list[str]:

@@ -16,6 +16,7 @@ Levels:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.bots import choose_best, score_legal
@@ -119,25 +120,36 @@ def knight_values(
     for index, space in enumerate(castle):
         for colour in space:
             values[colour] = C.CASTLE_POINTS[index] if index < len(C.CASTLE_POINTS) else 0.0
-    taken = len(castle)
-    # Knights on one field share their expectation: work it out once per field.
+    # Knights on one field share their expectation: work it out once per field,
+    # front field first, counting the knights ahead as we go (the strong
+    # level's rollouts call this for every legal action of every move).
     level_at: dict[int, int] = {}
     for field in board.values():
         level_at[field] = level_at.get(field, 0) + 1
     expected_at: dict[int, float] = {}
-    for field, level in level_at.items():
-        ahead = sum(count for other, count in level_at.items() if other > field)
-        places = [taken + ahead + offset for offset in range(level)]
-        expected = sum(
-            C.CASTLE_POINTS[place] if place < len(C.CASTLE_POINTS) else BACKMARKER_VALUE
-            for place in places
-        ) / len(places)
+    ahead = len(castle)
+    for field in sorted(level_at, reverse=True):
+        level = level_at[field]
+        expected = _shared_places(ahead, level)
         if field - dragon <= DANGER_DISTANCE:
             expected *= 1 - (LONE_DANGER if level == 1 else GROUP_DANGER)
         expected_at[field] = expected
+        ahead += level
     for colour, field in board.items():
         values[colour] = expected_at[field]
     return values
+
+
+@lru_cache(maxsize=256)
+def _shared_places(first: int, level: int) -> float:
+    """The mean castle value of places ``first`` .. ``first + level - 1`` (0-based)."""
+    return (
+        sum(
+            C.CASTLE_POINTS[place] if place < len(C.CASTLE_POINTS) else BACKMARKER_VALUE
+            for place in range(first, first + level)
+        )
+        / level
+    )
 
 
 def score_action(view: Mapping[str, Any], action: Action, weights: Mapping[str, float]) -> float:

@@ -18,7 +18,6 @@ from games.catalog.seven_dragons.rules import (
     GAME,
     _resolve,
     bonus,
-    group_sizes,
     parse_cell,
     silver_colour,
 )
@@ -47,11 +46,54 @@ def _grid(board: dict, silver: str) -> dict:
     }
 
 
+def _largest_groups(board: dict, silver: str) -> dict[str, int]:
+    """Each colour's largest connected group in cards (wild counts), as the rules'
+    ``group_sizes`` counts it, for every colour in one pass over the board.
+
+    The heuristic values every legal action by the groups it leaves, so this
+    is the rollouts' hot path: reading the board once, not once a colour,
+    makes the strong level's rollouts several times faster.
+    """
+    nodes: dict[str, set[tuple[int, int]]] = {colour: set() for colour in C.COLOURS}
+    wild: list[tuple[int, int]] = []
+    for key, (card, rot) in board.items():
+        x, y = parse_cell(key)
+        for q, printed in enumerate(C.quadrants(card, rot)):
+            colour = _resolve(printed, silver)
+            node = (2 * x + (q & 1), 2 * y + (q >> 1))
+            if colour == C.WILD:
+                wild.append(node)
+            elif colour in nodes:
+                nodes[colour].add(node)
+    return {colour: _largest_group(own.union(wild)) for colour, own in nodes.items()}
+
+
+def _largest_group(nodes: set[tuple[int, int]]) -> int:
+    """The most cards any 4-connected group of quadrant ``nodes`` covers."""
+    best = 0
+    seen: set[tuple[int, int]] = set()
+    for start in nodes:
+        if start in seen:
+            continue
+        seen.add(start)
+        cells = set()
+        stack = [start]
+        while stack:
+            qx, qy = stack.pop()
+            cells.add((qx >> 1, qy >> 1))
+            for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
+                if nxt in nodes and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        best = max(best, len(cells))
+    return best
+
+
 def _worth(board: dict, silver: str, goal: str) -> float:
     """How good a grid is for a seat owning ``goal``: its group, minus the best other group."""
-    grid = _grid(board, silver)
-    mine = (group_sizes(grid, goal) or [0])[0]
-    other = max((group_sizes(grid, c) or [0])[0] for c in C.COLOURS if c != goal)
+    largest = _largest_groups(board, silver)
+    mine = largest.get(goal, 0)
+    other = max(size for colour, size in largest.items() if colour != goal)
     score = 10.0 * mine - 4.0 * other
     if mine >= C.WIN_SIZE:
         score += 1000

@@ -104,3 +104,34 @@ def test_heuristic_dwarves_net_and_close_in():
 
     before = distance(state["dwarves"][move["dwarf"]]["at"], "0,0")
     assert distance(move["to"], "0,0") < before
+
+
+def test_the_boards_tables_of_lines_and_distances_are_the_walked_geometry():
+    """``ray``, ``between`` and ``distance`` read tables worked out once (the bots'
+    hot path); they answer what walking the hexes answers, and a caller may change
+    the list it gets without changing the next answer."""
+    from games.catalog.drako import components as DC
+    from games.catalog.drako import rules as drako_rules
+
+    on_board = set(DC.HEXES)
+    for start in DC.HEXES:
+        q, r = DC.parse_hex(start)
+        for direction, (dq, dr) in enumerate(DC.DIRECTIONS):
+            walked, x, y = [], q + dq, r + dr
+            while DC.hex_key(x, y) in on_board:
+                walked.append(DC.hex_key(x, y))
+                x, y = x + dq, y + dr
+            line = drako_rules.ray(start, direction)
+            assert line == walked
+            line.append("spoiled")
+            assert drako_rules.ray(start, direction) == walked
+            for index, end in enumerate(walked):
+                assert drako_rules.between(start, end) == walked[:index]
+        for end in DC.HEXES:
+            bq, br = DC.parse_hex(end)
+            assert drako_rules.distance(start, end) == max(
+                abs(q - bq), abs(r - br), abs(q + r - bq - br)
+            )
+            if end != start and not any(end in drako_rules.ray(start, d) for d in range(6)):
+                assert drako_rules.between(start, end) is None
+    assert drako_rules.between(DC.HEXES[0], DC.HEXES[0]) is None

@@ -141,3 +141,51 @@ def test_predict_counts_bunnies_and_defeats_from_the_view():
     assert outcome["bunnies"] == 1
     assert outcome["defeated"] == ["green"]
     assert outcome["board"]["orange"] == 17 and outcome["board"]["pink"] == 14
+
+
+def _knight_values_reference(board, castle, dragon):
+    """The heuristic's knight values as first written (every field against every other):
+    the faster ``knight_values`` must give exactly these."""
+    from games.catalog.nogi import bot as nogi_bot
+    from games.catalog.nogi import components as NC
+
+    values = dict.fromkeys(NC.COLOURS, 0.0)
+    for index, space in enumerate(castle):
+        for colour in space:
+            values[colour] = NC.CASTLE_POINTS[index] if index < len(NC.CASTLE_POINTS) else 0.0
+    taken = len(castle)
+    level_at = {}
+    for field in board.values():
+        level_at[field] = level_at.get(field, 0) + 1
+    expected_at = {}
+    for field, level in level_at.items():
+        ahead = sum(count for other, count in level_at.items() if other > field)
+        places = [taken + ahead + offset for offset in range(level)]
+        expected = sum(
+            NC.CASTLE_POINTS[p] if p < len(NC.CASTLE_POINTS) else nogi_bot.BACKMARKER_VALUE
+            for p in places
+        ) / len(places)
+        if field - dragon <= nogi_bot.DANGER_DISTANCE:
+            expected *= 1 - (nogi_bot.LONE_DANGER if level == 1 else nogi_bot.GROUP_DANGER)
+        expected_at[field] = expected
+    for colour, field in board.items():
+        values[colour] = expected_at[field]
+    return values
+
+
+def test_knight_values_equal_the_first_written_ones_on_random_positions():
+    from games.catalog.nogi import bot as nogi_bot
+    from games.catalog.nogi import components as NC
+
+    rng = Rng.from_seed("knight-values")
+    for _case in range(3000):
+        colours = rng.shuffled(list(NC.COLOURS))
+        on_board = rng.below(len(colours) + 1)
+        spread = rng.choice([3, 8, 36])  # narrow spreads put knights on shared fields
+        board = {c: 1 + rng.below(spread) for c in colours[:on_board]}
+        rest = colours[on_board:]
+        castle = [[c] for c in rest[: rng.below(len(rest) + 1)]]
+        dragon = rng.below(30)
+        assert nogi_bot.knight_values(board, castle, dragon) == _knight_values_reference(
+            board, castle, dragon
+        )

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from games.catalog.seven_dragons import bot
+from games.catalog.seven_dragons import components as C
 from games.catalog.seven_dragons.builders import position
-from games.catalog.seven_dragons.rules import GAME
+from games.catalog.seven_dragons.rules import GAME, group_sizes
 from games.engine.rng import Rng
 from games.engine.testing import play_random_game
 
@@ -86,3 +87,25 @@ def test_the_heuristic_trades_hands_with_the_fullest_hand():
     choice = bot.choose(state, 0, Rng.from_seed("t"), "heuristic")
     counts = GAME.view(state, 0)["hand_counts"]
     assert choice == {"type": "trade_hands", "with": max((1, 2), key=lambda s: counts[s])}
+
+
+def test_the_bots_one_pass_group_count_equals_the_rules_along_random_games():
+    """The heuristic's fast count of every colour's largest group (its rollouts' hot
+    path) is the rules' ``group_sizes``, on boards of random games, with every
+    colour the silver dragon can take."""
+    checked = 0
+    for index in range(4):
+        run = play_random_game(GAME, 3, {}, f"groups-{index}", thorough=False)
+        state = GAME.setup(3, run.options, run.seed)
+        for move, (seat, action) in enumerate(run.moves):
+            if move % 3 == 0:
+                board = state["board"]
+                for silver in (*C.COLOURS, C.WILD):
+                    grid = bot._grid(board, silver)
+                    expected = {
+                        colour: (group_sizes(grid, colour) or [0])[0] for colour in C.COLOURS
+                    }
+                    assert bot._largest_groups(board, silver) == expected
+                    checked += 1
+            state, _events = GAME.apply(state, seat, action)
+    assert checked > 50
