@@ -11,18 +11,19 @@ import json
 from datetime import timedelta
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, errors, moderation
+from games import clock, moderation
+from games.desk import ModerationForm, ReadOnlyAdmin, moderation_page
 from games.engine import registry
 from games.forms import whole_number
 from games.models import (
@@ -36,29 +37,7 @@ from games.models import (
     Report,
 )
 
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 # -- Moderation forms ---------------------------------------------------------------------
-
-
-class ModerationForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Reason (kept in the audit)"), widget=forms.Textarea(attrs={"rows": 3})
-    )
-    confirm = forms.BooleanField(label=_("I have checked, do it"), required=True)
 
 
 class ExtendForm(ModerationForm):
@@ -154,28 +133,6 @@ MATCH_OPERATIONS = {
         lambda mod, match, data: moderation.undo_moves(mod, match, data["count"], data["reason"]),
     ),
 }
-
-
-def moderation_page(request, *, title, description, form_class, subject, execute, done_url):
-    """GET: the form, which says what will happen. POST: do it, or say why not."""
-    form = form_class(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            execute(form.cleaned_data)
-        except errors.ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, _("Done: %(what)s.") % {"what": title})
-            return redirect(done_url)
-    context = {
-        **admin.site.each_context(request),
-        "title": title,
-        "description": description,
-        "subject": subject,
-        "form": form,
-        "cancel_url": done_url,
-    }
-    return render(request, "admin/games/moderate.html", context)
 
 
 # -- Matches ----------------------------------------------------------------------------

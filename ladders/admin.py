@@ -3,63 +3,16 @@ them, challenges and the ladder audit, and two actions with a reason kept
 in the audit (``ladders.services.remove_entry`` and ``cancel_challenge``),
 on the same confirmation page as the match actions."""
 
-from django import forms
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.contrib import admin
+from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.errors import ServiceError
+from games.desk import ReadOnlyAdmin, reason_page
 from ladders import services
 from ladders.models import Challenge, Entry, Ladder, LadderAudit
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        label=gettext_lazy("Reason (kept in the audit)"), widget=forms.Textarea(attrs={"rows": 3})
-    )
-    confirm = forms.BooleanField(label=gettext_lazy("I have checked, do it"), required=True)
-
-
-def _action_page(request, *, title, description, subject, execute, done_url):
-    """GET: the form, which says what will happen. POST: do it, or say why not."""
-    if not request.user.has_perm("ladders.moderate_ladder"):
-        raise PermissionDenied
-    form = ReasonForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            execute(form.cleaned_data["reason"])
-        except ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, _("Done: %(what)s.") % {"what": title})
-            return redirect(done_url)
-    context = {
-        **admin.site.each_context(request),
-        "title": title,
-        "description": description,
-        "subject": subject,
-        "form": form,
-        "cancel_url": done_url,
-    }
-    return render(request, "admin/games/moderate.html", context)
 
 
 @admin.register(Ladder)
@@ -90,8 +43,9 @@ class EntryAdmin(ReadOnlyAdmin):
 
     def remove_view(self, request, object_id: int):
         entry = get_object_or_404(Entry.objects.select_related("user", "ladder"), pk=object_id)
-        return _action_page(
+        return reason_page(
             request,
+            permission="ladders.moderate_ladder",
             title=_("Remove a player from a ladder"),
             description=_(
                 "Everyone below moves up one place; their challenges not yet accepted are cancelled."
@@ -136,8 +90,9 @@ class ChallengeAdmin(ReadOnlyAdmin):
 
     def cancel_view(self, request, object_id: int):
         challenge = get_object_or_404(Challenge, pk=object_id)
-        return _action_page(
+        return reason_page(
             request,
+            permission="ladders.moderate_ladder",
             title=_("Cancel a ladder challenge"),
             description=_(
                 "Nobody changes place. A match not yet started is aborted; one in play goes on."

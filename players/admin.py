@@ -4,21 +4,8 @@ the ratings it affected."""
 
 from django.contrib import admin
 
+from games.desk import ReadOnlyAdmin
 from players.models import Block, Rating, RatingChange
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Rating)

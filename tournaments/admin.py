@@ -7,61 +7,16 @@ match's end then advances the tournament."""
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.contrib import admin
+from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import ServiceError
+from games.desk import ReadOnlyAdmin, reason_page
 from games.forms import whole_number
 from tournaments import services
 from tournaments.models import Entrant, Placement, Round, Tournament
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Reason (kept in the audit)"), widget=forms.Textarea(attrs={"rows": 3})
-    )
-
-
-class ReadOnly(admin.ModelAdmin):
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-def _page(request, *, title, subject, execute, done_url):
-    if not request.user.has_perm("tournaments.moderate_tournament"):
-        raise PermissionDenied
-    form = ReasonForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            execute(form.cleaned_data["reason"])
-        except ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, _("Done: %(what)s.") % {"what": title})
-            return redirect(done_url)
-    context = {
-        **admin.site.each_context(request),
-        "title": title,
-        "description": "",
-        "subject": subject,
-        "form": form,
-        "cancel_url": done_url,
-    }
-    return render(request, "admin/games/moderate.html", context)
 
 
 class EntrantInline(admin.TabularInline):
@@ -83,7 +38,7 @@ class EntrantInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(ReadOnly):
+class TournamentAdmin(ReadOnlyAdmin):
     list_display = ["name", "game_key", "format", "status", "starts_at", "current_round", "rounds"]
     list_filter = ["status", "format", "game_key"]
     search_fields = ["name", "created_by__username"]
@@ -113,8 +68,9 @@ class TournamentAdmin(ReadOnly):
 
     def cancel_view(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
-        return _page(
+        return reason_page(
             request,
+            permission="tournaments.moderate_tournament",
             title=_("Cancel the tournament"),
             subject=str(tournament),
             execute=lambda reason: services.cancel(request.user, tournament, reason),
@@ -123,8 +79,9 @@ class TournamentAdmin(ReadOnly):
 
     def remove_view(self, request, pk: int):
         entrant = get_object_or_404(Entrant, pk=pk)
-        return _page(
+        return reason_page(
             request,
+            permission="tournaments.moderate_tournament",
             title=_("Remove the entrant"),
             subject=str(entrant),
             execute=lambda reason: services.remove_entrant(request.user, entrant, reason),
@@ -133,11 +90,11 @@ class TournamentAdmin(ReadOnly):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnly):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "number", "started_at", "finished_at"]
 
 
 @admin.register(Placement)
-class PlacementAdmin(ReadOnly):
+class PlacementAdmin(ReadOnlyAdmin):
     list_display = ["round", "table", "seat", "entrant", "match", "points", "is_bye", "aborted"]
     list_select_related = ["round__tournament", "entrant__user", "match"]

@@ -70,6 +70,9 @@ def test_the_desk_cancels_a_tournament_with_a_reason(desk, people):
     assert tournament.status == "open"  # no reason, nothing done
     desk.post(url, {"reason": "a duplicate of another tournament"})
     tournament.refresh_from_db()
+    assert tournament.status == "open"  # not confirmed, nothing done
+    desk.post(url, {"reason": "a duplicate of another tournament", "confirm": "on"})
+    tournament.refresh_from_db()
     assert tournament.status == "cancelled"
     assert ModerationAction.objects.filter(kind="cancel_tournament").count() == 1
 
@@ -79,7 +82,7 @@ def test_the_desk_removes_an_entrant(desk, people):
     start_now(tournament)
     entrant = tournament.entrants.get(user=people[2])
     url = reverse("admin:tournaments_entrant_remove", args=[entrant.pk])
-    desk.post(url, {"reason": "abusive messages in every chat"})
+    desk.post(url, {"reason": "abusive messages in every chat", "confirm": "on"})
     entrant.refresh_from_db()
     assert entrant.status == EntrantStatus.REMOVED
     action = ModerationAction.objects.get(kind="remove_entrant")
@@ -91,7 +94,7 @@ def test_players_cannot_use_the_desk(client, people):
     client.force_login(people[0])
     response = client.post(
         reverse("admin:tournaments_tournament_cancel", args=[tournament.pk]),
-        {"reason": "I changed my mind about it"},
+        {"reason": "I changed my mind about it", "confirm": "on"},
     )
     assert response.status_code == 302 and "login" in response["Location"]
     tournament.refresh_from_db()

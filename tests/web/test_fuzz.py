@@ -273,8 +273,12 @@ ENDPOINTS: dict[str, Endpoint] = {
         )
     ),
     "tournament_action": Endpoint((), "tournament", MATCH_ROLES),
-    "admin:tournaments_tournament_cancel": Endpoint(("reason",), "tournament_admin", ADMIN_ROLES),
-    "admin:tournaments_entrant_remove": Endpoint(("reason",), "entrant_admin", ADMIN_ROLES),
+    "admin:tournaments_tournament_cancel": Endpoint(
+        ("reason", "confirm"), "tournament_admin", ADMIN_ROLES
+    ),
+    "admin:tournaments_entrant_remove": Endpoint(
+        ("reason", "confirm"), "entrant_admin", ADMIN_ROLES
+    ),
     # The rest of the desk's pages for Smoki's models: read-only, so every
     # POST (add, change, delete, a list's action) must be refused.
     "admin:read_only_pages": Endpoint(
