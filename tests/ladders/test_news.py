@@ -180,3 +180,15 @@ def test_the_bell_lists_ladder_news_with_a_link_to_the_ladder(client, ladder_of)
     text = client.get(reverse("notifications")).content.decode()
     assert f"p1 declined your challenge on the {escape(DRAKO)} ladder" in text
     assert f'href="{reverse("ladder_detail", args=["drako"])}"' in text
+
+
+def test_the_bell_counts_each_piece_of_news(ladder_of, moderator):
+    from games import selectors
+
+    p1, p2, p3 = ladder_of(3)
+    services.decline(p2, services.challenge(p3, "drako", "p2").pk)  # p3 takes place 2
+    services.cancel_challenge(
+        moderator, services.challenge(p3, "drako", "p1").pk, "they agreed to call it off"
+    )
+    assert len(selectors.recent_notifications(p3)) == 2
+    assert selectors.unread_count(p3) == 2
