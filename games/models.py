@@ -355,6 +355,7 @@ class NotificationKind(models.TextChoices):
     MODERATION = "moderation", _("A moderator changed your match")
     UNDO_REQUEST = "undo_request", _("A player asks to take back a move")
     TOURNAMENT = "tournament", _("News of a tournament")
+    LADDER = "ladder", _("News of a ladder")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -377,8 +378,9 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    # Null for news not about one match (a tournament's start, round or end),
-    # which says what it is about in ``about`` instead.
+    # Null for competition news not about one match (a tournament's start,
+    # round or end, a ladder challenge's end), which says what it is about in
+    # ``about`` instead (``games.notifications.queue_news``).
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
     )

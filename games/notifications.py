@@ -78,6 +78,7 @@ PREFERENCE_FIELD = {
     # Asked while it is the judge's turn to move: as urgent as "your turn".
     NotificationKind.UNDO_REQUEST: "email_your_turn",
     NotificationKind.TOURNAMENT: "email_match_events",
+    NotificationKind.LADDER: "email_match_events",
 }
 UNDO_TAG = "undo-"  # + the asking seat's index: the tag says who asks
 
@@ -153,36 +154,32 @@ def queue(
     return notification
 
 
-def queue_tournament(
-    user, *, tournament_id: int, name: str, event: str, round_number: int = 0
-) -> Notification | None:
-    """A tournament's news for one entrant (``tournaments.notify``): a row
-    without a match, once per (user, tournament, event, round), written in
-    the caller's transaction and delivered after the commit like any other.
-    Rare news, so a player who chose the daily digest gets it at once."""
+#: The kinds of competition news: rows without a match, saying in ``about``
+#: what they are about (``queue_news``).
+NEWS_KINDS = (NotificationKind.TOURNAMENT, NotificationKind.LADDER)
+
+
+def queue_news(user, kind: str, *, tag: str, about: dict, version: int = 0) -> Notification | None:
+    """Competition news for one player (a tournament's, a ladder's): a row
+    without a match, once per (user, kind, tag), written in the caller's
+    transaction and delivered after the commit like any other. It follows
+    the player's preference for its kind as match news does: emailed at
+    once, kept for the daily digest, or only in the bell. Returns the row,
+    or None if this news was queued already (or the player is inactive)."""
     if user is None or not user.is_active:
         return None
-    tag = f"t{tournament_id}-{event[:1]}{round_number}"
-    status, reason = initial_status(user, NotificationKind.TOURNAMENT)
-    if status == DeliveryStatus.DIGEST:
-        status = DeliveryStatus.PENDING
-    now = timezone.now()
+    status, reason = initial_status(user, kind)
     notification, created = Notification.objects.get_or_create(
         user=user,
         match=None,
-        kind=NotificationKind.TOURNAMENT,
+        kind=kind,
         tag=tag,
         defaults={
-            "version": round_number,
-            "about": {
-                "tournament": tournament_id,
-                "name": name,
-                "event": event,
-                "round": round_number,
-            },
+            "version": version,
+            "about": about,
             "status": status,
             "last_error": reason,
-            "next_attempt_at": now + outbox.relay_after()
+            "next_attempt_at": timezone.now() + outbox.relay_after()
             if status == DeliveryStatus.PENDING
             else None,
         },
@@ -190,6 +187,20 @@ def queue_tournament(
     if created and status == DeliveryStatus.PENDING:
         outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
     return notification if created else None
+
+
+def queue_tournament(
+    user, *, tournament_id: int, name: str, event: str, round_number: int = 0
+) -> Notification | None:
+    """A tournament's news for one entrant (``tournaments.notify``), once
+    per (user, tournament, event, round)."""
+    return queue_news(
+        user,
+        NotificationKind.TOURNAMENT,
+        tag=f"t{tournament_id}-{event[:1]}{round_number}",
+        version=round_number,
+        about={"tournament": tournament_id, "name": name, "event": event, "round": round_number},
+    )
 
 
 def tournament_context(row: Notification) -> dict:
@@ -209,14 +220,91 @@ def tournament_context(row: Notification) -> dict:
     else:
         subject = _("The tournament %(name)s was cancelled") % what
         line = _("The tournament %(name)s was cancelled.") % what
-    url = absolute(reverse("tournament_detail", args=[about.get("tournament", 0)]))
-    return {"subject": str(subject), "lines": [str(line)], "match_url": url}
+    return {"subject": str(subject), "lines": [str(line)], "match_url": absolute(link_of(row))}
+
+
+def ladder_context(row: Notification) -> dict:
+    """Subject and sentences of a ladder's news (``ladders.services``), in
+    the active language: the game's title and the reason are translated
+    here, when the email or the bell is drawn, not when the row is written."""
+    from games.engine import registry
+
+    about = row.about or {}
+    try:
+        game = str(registry.get(about.get("ladder", "")).title)
+    except KeyError:
+        game = about.get("ladder", "")
+    what = {"game": game, "who": about.get("opponent", ""), "place": about.get("place", 0)}
+    event = about.get("event")
+    if event == "declined":
+        subject = _("%(who)s declined your challenge on the %(game)s ladder") % what
+        line = (
+            _(
+                "%(who)s declined your challenge, so you take their place: "
+                "you are now in place %(place)s."
+            )
+            % what
+        )
+    elif event == "expired":
+        subject = _("Your challenge on the %(game)s ladder was not answered") % what
+        line = (
+            _(
+                "%(who)s did not answer your challenge in time, so you take their place: "
+                "you are now in place %(place)s."
+            )
+            % what
+        )
+    elif event == "expired_against":
+        subject = _("You did not answer a challenge on the %(game)s ladder") % what
+        line = (
+            _(
+                "You did not answer the challenge of %(who)s in time, so they take your place: "
+                "you are now in place %(place)s."
+            )
+            % what
+        )
+    elif event == "won":
+        subject = _("You climbed the %(game)s ladder") % what
+        line = _("You won your challenge against %(who)s: you are now in place %(place)s.") % what
+    else:
+        subject = _("A challenge on the %(game)s ladder was cancelled") % what
+        line = _(
+            "The challenge between you and %(who)s was cancelled (%(reason)s); nobody moved."
+        ) % {**what, "reason": _cancel_reason(about.get("reason", ""))}
+    return {"subject": str(subject), "lines": [str(line)], "match_url": absolute(link_of(row))}
+
+
+def _cancel_reason(reason: str) -> str:
+    if reason == "moderator":
+        return str(_("by a moderator"))
+    if reason == "player_left":
+        return str(_("a player left the ladder"))
+    return str(_("its match was not played"))
+
+
+#: Where each kind of competition news leads, from its ``about``.
+_NEWS_LINKS = {
+    NotificationKind.TOURNAMENT: lambda about: reverse(
+        "tournament_detail", args=[about.get("tournament", 0)]
+    ),
+    NotificationKind.LADDER: lambda about: reverse("ladder_detail", args=[about.get("ladder", "")]),
+}
+_NEWS_CONTEXTS = {
+    NotificationKind.TOURNAMENT: tournament_context,
+    NotificationKind.LADDER: ladder_context,
+}
+
+
+def news_context(row: Notification) -> dict:
+    """Subject, sentences and link of a row of competition news."""
+    return _NEWS_CONTEXTS[row.kind](row)
 
 
 def link_of(row: Notification) -> str:
-    """Where the bell's entry for ``row`` leads."""
+    """Where the bell's entry for ``row`` leads: its match, or for
+    competition news the tournament's or the ladder's page."""
     if row.match_id is None:
-        return reverse("tournament_detail", args=[(row.about or {}).get("tournament", 0)])
+        return _NEWS_LINKS[row.kind](row.about or {})
     return reverse("match_detail", args=[row.match_id])
 
 
@@ -823,8 +911,8 @@ def message_context(row: Notification) -> dict:
     """Subject and sentences for one notification, in the active language and zone."""
     from games.engine import registry
 
-    if row.kind == NotificationKind.TOURNAMENT:
-        return tournament_context(row)
+    if row.kind in NEWS_KINDS:
+        return news_context(row)
     match = row.match
     title = registry.get(match.game_key).title
     url = absolute(reverse("match_detail", args=[match.pk]))

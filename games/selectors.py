@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Case, Exists, F, OuterRef, Prefetch, Value, When
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language, ngettext
@@ -934,9 +934,13 @@ def public_log(match: Match) -> dict[str, Any]:
 
 
 def unread_count(user) -> int:
-    """Unread entries behind the bell: one per match and kind, however many moves."""
-    unread = Notification.objects.filter(user=user, read_at__isnull=True)
-    return unread.values("match_id", "kind").distinct().count()
+    """Unread entries behind the bell: one per match and kind, however many
+    moves, and one per piece of competition news (no match: each tag is its
+    own entry, as ``recent_notifications`` lists them)."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True).annotate(
+        entry=Case(When(match__isnull=True, then=F("tag")), default=Value(""))
+    )
+    return unread.values("match_id", "kind", "entry").distinct().count()
 
 
 def recent_notifications(user, limit: int = 50) -> list:

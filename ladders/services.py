@@ -100,7 +100,7 @@ def leave(user, game_key: str) -> None:
             raise Conflict(
                 _("Your ladder match is being played: finish it (or resign) before you leave.")
             )
-        _withdraw_pending(open_ones, note="left the ladder")
+        _withdraw_pending(open_ones, note="left the ladder", why=PLAYER_LEFT, actor=user)
         ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
         Entry.objects.filter(ladder=ladder, user=user).delete()
 
@@ -112,10 +112,11 @@ def _open_challenges_of(user, ladder: Ladder | None = None) -> list[Challenge]:
     return list(query.select_related("match").order_by("match_id"))
 
 
-def _withdraw_pending(challenges: list[Challenge], note: str) -> None:
+def _withdraw_pending(challenges: list[Challenge], note: str, why: str, actor=None) -> None:
     """Cancel challenges not yet accepted, their matches first locked in
     primary-key order (the locking policy); a match that started meanwhile
-    is left to be played."""
+    is left to be played. The challenger is told why (``why``), unless they
+    are the ``actor`` who caused it."""
     for match in lock_matches(c.match_id for c in challenges):
         if match.status != MatchStatus.OPEN:
             continue
@@ -123,6 +124,7 @@ def _withdraw_pending(challenges: list[Challenge], note: str) -> None:
         if challenge.is_open:
             _close(challenge, Outcome.CANCELLED, note=note)
             _abort_unstarted(match)
+            _tell_cancelled(challenge, why, quiet=actor)
 
 
 def drop_player(user) -> int:
@@ -134,6 +136,8 @@ def drop_player(user) -> int:
         _withdraw_pending(
             [c for c in _open_challenges_of(user) if c.match.status == MatchStatus.OPEN],
             note="player left the site",
+            why=PLAYER_LEFT,
+            actor=user,
         )
         ladder_ids = sorted(Entry.objects.filter(user=user).values_list("ladder_id", flat=True))
         list(Ladder.objects.select_for_update().filter(pk__in=ladder_ids).order_by("pk"))
@@ -254,6 +258,7 @@ def decline(user, challenge_id: int) -> Challenge:
         _require_unanswered(found, match)
         _close(found, Outcome.DECLINED, winner_id=found.challenger_id, ladder=ladder)
         _abort_unstarted(match)
+        _tell_moved(found, found.challenger, DECLINED_NEWS)
     return found
 
 
@@ -298,6 +303,74 @@ def _abort_unstarted(match: Match) -> None:
     )
 
 
+# -- News: what the players are told of a challenge's end ------------------------------
+
+# The events (``about["event"]``, worded by ``games.notifications.ladder_context``)
+# and the letter each adds to the row's tag, which makes it exist once.
+DECLINED_NEWS = ("declined", "d")
+EXPIRED_NEWS = ("expired", "e")
+EXPIRED_AGAINST_NEWS = ("expired_against", "x")
+WON_NEWS = ("won", "w")
+CANCELLED_NEWS = ("cancelled", "c")
+# Why a challenge was cancelled (``about["reason"]``).
+BY_MODERATOR = "moderator"
+PLAYER_LEFT = "player_left"
+MATCH_NOT_PLAYED = "match"
+
+
+def _place(ladder_id: int, user_id: int) -> int | None:
+    """The player's place now (1 at the top), or None if off the ladder."""
+    rung = (
+        Entry.objects.filter(ladder_id=ladder_id, user_id=user_id)
+        .values_list("rung", flat=True)
+        .first()
+    )
+    if rung is None:
+        return None
+    return Entry.objects.filter(ladder_id=ladder_id, rung__lte=rung).count()
+
+
+def _news(found: Challenge, user, news: tuple[str, str], **about) -> None:
+    """Queue one piece of a challenge's news for ``user`` (inside the
+    caller's transaction): the bell, and an email in their language by
+    their "match events" preference. Once per (user, challenge, event)."""
+    event, letter = news
+    opponent = found.challenged if user.pk == found.challenger_id else found.challenger
+    notifications.queue_news(
+        user,
+        NotificationKind.LADDER,
+        tag=f"l{found.pk}-{letter}",
+        about={
+            "ladder": found.ladder.game_key,
+            "challenge": found.pk,
+            "event": event,
+            "opponent": opponent.profile.name,
+            **about,
+        },
+    )
+
+
+def _tell_moved(found: Challenge, user, news: tuple[str, str]) -> None:
+    """The challenger took the place (a decline, an expiry, a win), or the
+    challenged player lost it (an expiry): told with their place now. Only
+    when the challenge moved anyone."""
+    if not found.moved:
+        return
+    place = _place(found.ladder_id, user.pk)
+    if place is not None:
+        _news(found, user, news, place=place)
+
+
+def _tell_cancelled(found: Challenge, why: str, *, quiet=None, both: bool = False) -> None:
+    """A cancelled challenge: the challenger is told why, unless they caused
+    it themselves (``quiet``: leaving the ladder or the site); with ``both``
+    (a moderator's cancellation) the challenged player too."""
+    told = [found.challenger] + ([found.challenged] if both else [])
+    for user in told:
+        if quiet is None or user.pk != quiet.pk:
+            _news(found, user, CANCELLED_NEWS, reason=why)
+
+
 # -- Ends: the match's, the deadline's, a moderator's -----------------------------------
 
 
@@ -319,18 +392,21 @@ def match_ended(match: Match, seats) -> None:
 def _settle_from_match(found: Challenge, match: Match, seats, ladder: Ladder) -> None:
     if match.status != MatchStatus.FINISHED:
         _close(found, Outcome.CANCELLED, note="match cancelled")
+        _tell_cancelled(found, MATCH_NOT_PLAYED)
         return
     # By the people seated (a seat a bot took over from its player keeps the player).
     rank = {seat.user_id: seat.rank for seat in seats if seat.user_id}
     if set(rank) != {found.challenger_id, found.challenged_id}:
         # Someone else took the seat (the challenger shared the link) or a bot did.
         _close(found, Outcome.CANCELLED, note="not played by the two players")
+        _tell_cancelled(found, MATCH_NOT_PLAYED)
         return
     mine, theirs = rank[found.challenger_id], rank[found.challenged_id]
     if mine == theirs:
         _close(found, Outcome.DRAWN)
     elif mine < theirs:
         _close(found, Outcome.WON, winner_id=found.challenger_id, ladder=ladder)
+        _tell_moved(found, found.challenger, WON_NEWS)
     else:
         _close(found, Outcome.LOST, winner_id=found.challenged_id, ladder=ladder)
 
@@ -362,6 +438,8 @@ def expire(challenge_id: int) -> str:
         if match.status == MatchStatus.OPEN:
             _close(found, Outcome.EXPIRED, winner_id=found.challenger_id, ladder=ladder)
             _abort_unstarted(match)
+            _tell_moved(found, found.challenger, EXPIRED_NEWS)
+            _tell_moved(found, found.challenged, EXPIRED_AGAINST_NEWS)
             return "expired"
         if match.status == MatchStatus.ACTIVE:
             found.accepted_at = match.started_at or timezone.now()
@@ -412,7 +490,7 @@ def remove_entry(moderator, entry_id: int, reason: str) -> LadderAudit:
             for c in _open_challenges_of(entry.user, entry.ladder)
             if c.match.status == MatchStatus.OPEN
         ]
-        _withdraw_pending(pending, note="removed by a moderator")
+        _withdraw_pending(pending, note="removed by a moderator", why=BY_MODERATOR)
         ladder = Ladder.objects.select_for_update().get(pk=entry.ladder_id)
         deleted, _rows = Entry.objects.filter(pk=entry.pk).delete()
         if not deleted:
@@ -444,6 +522,7 @@ def cancel_challenge(moderator, challenge_id: int, reason: str) -> LadderAudit:
             raise Conflict(_("This challenge is over."))
         _close(found, Outcome.CANCELLED, note="cancelled by a moderator")
         _abort_unstarted(match)
+        _tell_cancelled(found, BY_MODERATOR, both=True)
         return LadderAudit.objects.create(
             moderator=moderator,
             kind=AuditKind.CANCEL_CHALLENGE,

@@ -104,3 +104,22 @@ def test_players_cannot_use_the_desk(client, people):
 def test_a_forged_id_on_the_desk_is_no_error(desk):
     response = desk.get("/admin/tournaments/tournament/%C2%B2/change/")
     assert response.status_code in (302, 404)
+
+
+def test_a_player_who_chose_the_digest_gets_the_news_in_it(people):
+    from accounts.models import Delivery
+    from games import digests
+    from games.models import DeliveryStatus
+
+    people[1].profile.email_match_events = Delivery.DIGEST
+    people[1].profile.save()
+    tournament = entered(new_tournament(people[0], name="Wiosna"), people[1:2])
+    start_now(tournament)
+    rows = Notification.objects.filter(kind="tournament", user=people[1])
+    assert rows.exists()
+    assert set(rows.values_list("status", flat=True)) == {DeliveryStatus.DIGEST}
+    mail.outbox.clear()
+    assert digests.send_for_user(people[1].pk)
+    (digest,) = mail.outbox
+    assert "Round 1 of Wiosna has started" in digest.body
+    assert set(rows.values_list("status", flat=True)) == {DeliveryStatus.IN_DIGEST}

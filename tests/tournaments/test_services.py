@@ -144,6 +144,9 @@ def test_a_match_end_hands_the_tournament_to_a_task(
     settings.CELERY_TASK_ALWAYS_EAGER = True
     from config.celery import app
 
+    # Put back what the suite runs with (eager, in the test settings): later
+    # tests that count delivered emails rely on it.
+    eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:
         tournament = entered(new_tournament(people[0]), people[1:4])
@@ -156,7 +159,7 @@ def test_a_match_end_hands_the_tournament_to_a_task(
             finish(second, [2, 1])
         assert Tournament.objects.get(pk=tournament.pk).current_round == 2
     finally:
-        app.conf.task_always_eager = False
+        app.conf.task_always_eager = eager
 
 
 def test_withdrawing_mid_round_forfeits_the_match_and_later_rounds(people):
