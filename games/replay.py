@@ -138,11 +138,14 @@ def step_states(
         if kept is not None:
             return before, kept
     if entry is None or step >= match.version or _is_undo(entry[2]):
-        return before, state_at(match, game, entries, step)
-    _seq, seat, action = entry
-    if is_opening(action) or is_moderation(action):
-        return before, before
-    return before, game.apply(before, seat, action)[0]
+        after = state_at(match, game, entries, step)
+    else:
+        _seq, seat, action = entry
+        moved = not (is_opening(action) or is_moderation(action))
+        after = game.apply(before, seat, action)[0] if moved else before
+    if step < match.version:
+        positions.keep(match, step, after)  # a checkpoint missed so far: the next look reads it
+    return before, after
 
 
 def _entries_between(

@@ -227,6 +227,19 @@ def test_step_n_does_not_replay_from_the_start_once_positions_are_kept(long_matc
     assert cold >= step - 1  # the first look rebuilt from the setup
 
 
+def test_a_kept_step_first_seen_as_the_last_of_a_look_is_kept_for_the_next(long_match, monkeypatch):
+    """Step 10 looked at first: its rebuild stops at step 9, so step 10 is not
+    kept yet; the look keeps it, and the next look at step 10 applies fewer than
+    ``CHECKPOINT_EVERY`` actions (10 before: 9 to step 9, then step 10)."""
+    game, match, _users = long_match
+    cache.clear()
+    calls = _applies(monkeypatch, game)
+    assert Client().get(_replay_url(match), {"at": 10}).status_code == 200
+    calls.clear()
+    assert Client().get(_replay_url(match), {"at": 10}).status_code == 200
+    assert len(calls) < replay.CHECKPOINT_EVERY
+
+
 def _count(queries) -> int:
     return sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
 
