@@ -497,9 +497,18 @@ def show_changes(context: dict[str, Any], match: Match, user, changed, path=None
 
 
 def match_panel(
-    match: Match, user, path: list[str] | None = None, touch: bool = False
+    match: Match,
+    user,
+    path: list[str] | None = None,
+    touch: bool = False,
+    new_moves: list[Move] | None = None,
 ) -> dict[str, Any]:
-    """Everything the match panel shows this person, computed from ``view``."""
+    """Everything the match panel shows this person, computed from ``view``.
+
+    ``new_moves``: the rows a move just wrote, when the page that posted it
+    shows the log as it was just before them (``log_answer``). The panel then
+    carries those rows' lines only, for the page to add to the log it keeps,
+    instead of reading and describing the last 30 again."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     seats = list(match.seats.all())
@@ -555,13 +564,18 @@ def match_panel(
         context["can_rematch"] = (
             me is not None and not me.is_bot and match.status == MatchStatus.FINISHED
         )
-    recent = match_rows.recent_moves(match.pk, LOG_TAIL)
+    if new_moves:
+        recent = new_moves
+        context["log_added"] = True
+        context["log_truncated"] = match.version > LOG_TAIL
+    else:
+        recent = match_rows.recent_moves(match.pk, LOG_TAIL)
+        context["log_truncated"] = match.version > len(recent)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
     context["log"] = log_lines(match, log_names, viewer, recent)
     context["log_rows"] = recent
     context["player_links"] = player_links(seats)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
-    context["log_truncated"] = match.version > len(recent)
     if me is not None and not context["my_turn"]:
         if hasattr(match, "next_waiting_pk"):  # read with the match (``_load_match``)
             pk = match.next_waiting_pk
@@ -571,6 +585,27 @@ def match_panel(
     if hasattr(match, "unread_count"):
         context["unread_notifications"] = match.unread_count
     return context
+
+
+LOG_SHOWN_HEADER = "Smoki-Log"
+
+
+def log_answer(shown: str | None, move: Move) -> list[Move] | None:
+    """The rows to add to the log of the page that posted ``move``, or None
+    for the whole log.
+
+    ``shown`` is what the page sends in its ``Smoki-Log`` header (htmx sends
+    it from the panel's ``hx-headers``): the version whose log it shows. When
+    that is the version just before ``move`` and ``move`` is the match's last
+    entry, the page's log lacks exactly ``move``'s lines. Anything else (no
+    header, a forged or stale one, a move that wrote more than one entry)
+    draws the whole log. The lines are the viewer's own either way, so a
+    forged header changes only what that page shows."""
+    if shown is None or not shown.isascii() or not shown.isdigit() or len(shown) > 12:
+        return None
+    if not 1 <= int(shown) == move.seq - 1 or move.match.version != move.seq:
+        return None
+    return [move]
 
 
 def player_links(seats: list[Seat]) -> list[tuple[str, str]]:

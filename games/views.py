@@ -289,9 +289,11 @@ def _touch(request) -> bool:
     return request.COOKIES.get("smoki_touch") == "1"
 
 
-def _panel(request, match, path: list[str] | None = None) -> dict:
+def _panel(request, match, path: list[str] | None = None, new_moves=None) -> dict:
     """The match panel's context for this request's player and screen."""
-    return selectors.match_panel(match, request.user, path, touch=_touch(request))
+    return selectors.match_panel(
+        match, request.user, path, touch=_touch(request), new_moves=new_moves
+    )
 
 
 def _path(request) -> list[str]:
@@ -352,11 +354,12 @@ def match_panel(request, pk: int):
     return _panel_response(request, context)
 
 
-def _answer(request, match_pk: int, match: Match | None = None):
+def _answer(request, match_pk: int, match: Match | None = None, new_moves=None):
     """Reply to a successful POST: a redirect for plain forms, the fresh panel for htmx.
 
     ``match``: the match as the write left it, with its seats (a move's
-    locked rows), drawn without reading it again."""
+    locked rows), drawn without reading it again. ``new_moves``: the log's
+    rows the page lacks, when it keeps its log (``selectors.log_answer``)."""
     if not request.htmx:
         return redirect("match_detail", pk=match_pk)
     if match is None:
@@ -366,7 +369,7 @@ def _answer(request, match_pk: int, match: Match | None = None):
             # The write took this person's view away (they left a private
             # match): the page goes to the lobby rather than answering 404.
             return HttpResponse(headers={"HX-Redirect": reverse("lobby")})
-    response = _panel_response(request, _panel(request, match))
+    response = _panel_response(request, _panel(request, match, new_moves=new_moves))
     # The address bar leaves any half-chosen move behind: a reload shows the fresh turn.
     response["HX-Replace-Url"] = reverse("match_detail", args=[match_pk])
     return response
@@ -418,7 +421,10 @@ def match_act(request, pk: int):
         )
     except ServiceError as error:
         return _refuse(request, pk, error)
-    return _answer(request, pk, move.match)
+    if not request.htmx:
+        return redirect("match_detail", pk=pk)
+    shown = request.headers.get(selectors.LOG_SHOWN_HEADER)
+    return _answer(request, pk, move.match, selectors.log_answer(shown, move))
 
 
 @require_POST

@@ -99,6 +99,12 @@ def parse_args() -> argparse.Namespace:
         help="the server's CONN_MAX_AGE in seconds (0: a new connection per request); "
         "by default the server runs with the settings as they are",
     )
+    parser.add_argument(
+        "--whole-log",
+        action="store_true",
+        help="post htmx moves without the Smoki-Log header the panel sends, so every "
+        "answer draws the log's last 30 lines (as before the move's answer carried its own)",
+    )
     return parser.parse_args()
 
 
@@ -522,6 +528,8 @@ def main() -> int:
             }
             if htmx:
                 headers["HX-Request"] = "true"
+                if g.version and not args.whole_log:  # as the panel's hx-headers send it
+                    headers["Smoki-Log"] = str(g.version)
             status, latency, _body = timed(
                 "POST", port, f"/m/{g.pk}/act/", body=body, headers=headers
             )

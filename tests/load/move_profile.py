@@ -45,7 +45,13 @@ def main() -> int:
         help="a regular expression of the functions the profile lists"
         " (default: the site's code and Django's entry points; '.' lists every one)",
     )
+    parser.add_argument(
+        "--whole-log",
+        action="store_true",
+        help="post htmx moves without the Smoki-Log header (the answer draws the whole log)",
+    )
     args = parser.parse_args()
+    whole_log = args.whole_log
 
     sys.path[:0] = [str(BASE_DIR), str(BASE_DIR / "tests" / "load")]
     import move_load
@@ -83,6 +89,8 @@ def main() -> int:
         headers = {"X-CSRFToken": player.csrf}
         if htmx:
             headers["HX-Request"] = "true"
+            if g.version and not whole_log:  # as the panel's hx-headers send it
+                headers["Smoki-Log"] = str(g.version)
         response = client.post(
             f"/m/{g.pk}/act/", {"action": json.dumps(action), "version": g.version}, headers=headers
         )
