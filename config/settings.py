@@ -142,10 +142,12 @@ TEMPLATES = [
         "APP_DIRS": False,
         "OPTIONS": {
             "environment": "games.jinja.environment",
-            # For the match panel (games/panel.jinja): the user and the login link.
+            # For the match panel (games/panel.jinja): the user, the login link
+            # and the CSRF field masked once per fragment.
             "context_processors": [
                 "django.contrib.auth.context_processors.auth",
                 "games.context_processors.login_link",
+                "games.context_processors.csrf_once",
             ],
         },
     },

@@ -1,7 +1,8 @@
-from functools import cache
+from functools import cache, cached_property
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.template.backends.utils import csrf_input
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -30,6 +31,34 @@ def bell(request):
         "theme": chosen["theme"],
         "my_name": chosen["name"],
     }
+
+
+class _CsrfInputOnce:
+    """The CSRF field, masked once for the whole fragment and only if printed."""
+
+    def __init__(self, request):
+        self._request = request
+
+    @cached_property
+    def _html(self) -> str:
+        return csrf_input(self._request)
+
+    def __html__(self) -> str:
+        return self._html
+
+    __str__ = __html__
+
+
+def csrf_once(request):
+    """``csrf_input`` for the Jinja2 fragments, drawn once per fragment.
+
+    Django's Jinja2 backend gives a lazy value that masks the token anew each
+    time it is printed (a fresh random string from the system's generator),
+    and the match panel prints it in every form: a dozen on a turn with
+    choices, a sixth of drawing the panel. One mask per response is what the
+    masking is for (a different one on every response); nothing is computed,
+    and no CSRF cookie set, when the fragment prints no form."""
+    return {"csrf_input": _CsrfInputOnce(request)}
 
 
 def login_link(request):

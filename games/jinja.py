@@ -55,6 +55,7 @@ width picks the layout, so fields keep their size from a desktop to a phone;
 
 from __future__ import annotations
 
+import html
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -65,6 +66,7 @@ from django.core.cache import cache
 from django.template import defaultfilters
 from django.template.defaultfilters import add
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -145,10 +147,16 @@ def board_choice(context, choice, extra_class: str = "", caller=None):
         return inner
     attrs = choice_attrs(context, choice, extra_class)
     # Escaped one by one, without format_html: a Drakon turn draws dozens of these.
-    rendered = " ".join(
-        f'{conditional_escape(name)}="{conditional_escape(value)}"' for name, value in attrs.items()
-    )
+    rendered = " ".join(f'{name}="{_escaped(value)}"' for name, value in attrs.items())
     return mark_safe(f"<a {rendered}>{inner}</a>")  # attrs escaped above
+
+
+def _escaped(value) -> str:
+    """``conditional_escape(value)``, the same text, without the wrapper that
+    Django puts around it for lazy values (a tenth of drawing a choice)."""
+    if isinstance(value, Promise):
+        value = str(value)
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
 
 
 def _secret_panel(css_class: str, element_id: str, heading: str, inner: str) -> str:

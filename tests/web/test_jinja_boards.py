@@ -82,6 +82,24 @@ def test_a_final_choice_posts_its_action_with_every_attribute_escaped():
     assert "hx-get" not in html
 
 
+@pytest.mark.parametrize(
+    "value",
+    ["\"Go\" & <win> 'now'", "plain", 7, None, "żółw ‹›", "safe", "lazy"],
+)
+def test_a_choices_attributes_are_escaped_as_django_escapes_them(value):
+    from django.utils.html import conditional_escape
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext_lazy
+
+    from games.jinja import _escaped
+
+    if value == "safe":
+        value = mark_safe("<b>kept</b>")
+    elif value == "lazy":
+        value = gettext_lazy("Your turn")
+    assert _escaped(value) == conditional_escape(value)
+
+
 def test_secrets_are_labelled_panels_and_the_role_follows_the_choices():
     html = draw("{% call only_you() %}<p>mine</p>{% endcall %}")
     assert html == (
