@@ -5,6 +5,7 @@ log sentences, and the clicks that build a move. Works on ``view`` output only, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -109,6 +110,13 @@ def track_place(number: int, columns: int) -> tuple[int, int]:
     return row + 1, col + 1
 
 
+@per_language
+def empty_field_title(number: int) -> str:
+    """A field's name when no knight stands on it: most of the track, on every board."""
+    return _("Field %(f)s") % {"f": number}
+
+
+@cache
 def track_classes(number: int) -> str:
     """The toolkit's placement classes of a field: ``t9-r1 t9-c1 t6-r1 ...``."""
     classes = []
@@ -194,7 +202,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         title = (
             _("Field %(f)s: %(k)s.") % {"f": number, "k": ", ".join(k.label for k in knights)}
             if knights
-            else _("Field %(f)s") % {"f": number}
+            else empty_field_title(number)
         )
         fields.append(
             Field(
