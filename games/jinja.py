@@ -108,8 +108,9 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
     query = {"path": choice.path}
     if token:
         query["token"] = token
+    encoded = urlencode(query)
     attrs = {
-        "href": f"{urls.detail}?{urlencode(query)}",
+        "href": f"{urls.detail}?{encoded}",
         "data-path": choice.path,
         "hx-target": "#match-panel",
         "hx-swap": "outerHTML",
@@ -119,7 +120,7 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
         attrs["hx-post"] = urls.act
         attrs["hx-vals"] = json.dumps({"action": choice.action_json, "version": match.version})
     else:
-        attrs["hx-get"] = f"{urls.panel}?{urlencode(query)}"
+        attrs["hx-get"] = f"{urls.panel}?{encoded}"
         # The address keeps the half-chosen move, so a reload comes back to it.
         attrs["hx-push-url"] = attrs["href"]
     classes = ["board-choice"]

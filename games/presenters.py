@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -165,7 +166,9 @@ class MatchUrls:
     panel: str
 
     @classmethod
+    @lru_cache(maxsize=4096)
     def of(cls, pk: int) -> MatchUrls:
+        """Kept per process: a match's addresses never change (as ``jinja.url``)."""
         return cls(
             detail=reverse("match_detail", args=[pk]),
             act=reverse("match_act", args=[pk]),

@@ -8,6 +8,7 @@ names the pages show links to the players without logic in the templates.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.urls import reverse
 from django.utils.formats import number_format
@@ -19,6 +20,13 @@ BOT_LEVEL_LABELS = {
     "random": lambda: _("random bot"),
     "strong": lambda: _("strong bot"),
 }
+
+
+@lru_cache(maxsize=8192)
+def player_url(username: str) -> str:
+    """A player's page address, kept per process: a panel names each player
+    several times on every move and poll (the seats, the log, the status)."""
+    return reverse("player_page", args=[username])
 
 
 def bot_level_label(level: str) -> str:
@@ -40,7 +48,7 @@ class PlayerRef:
 
     @property
     def url(self) -> str:
-        return reverse("player_page", args=[self.username]) if self.username else ""
+        return player_url(self.username) if self.username else ""
 
     @property
     def html(self) -> str:

@@ -61,6 +61,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -481,12 +482,18 @@ def main() -> int:
     try:
         server.wait_ready()
         port = server.port
-        # Warm the workers up (imports, templates) and check the sessions work.
-        for g in games[: 4 * args.server_workers]:
-            status, body = request(
-                "GET", port, f"/m/{g.pk}/", headers={"Cookie": g.players[0].cookie}
-            )
+
+        # Warm every worker up (imports, compiled templates, catalogues) and check
+        # the sessions work. From all client threads at once: one request after
+        # another would mostly reach the same idle worker and leave the others
+        # to compile their templates inside the first round's htmx moves.
+        def warm(g) -> None:
+            player = g.players[game.current_seats(g.state)[0]]
+            status, _body = request("GET", port, f"/m/{g.pk}/", headers={"Cookie": player.cookie})
             assert status == 200, f"match page answered {status}"
+
+        with ThreadPoolExecutor(args.concurrency) as pool:
+            list(pool.map(warm, games[: 8 * args.server_workers]))
         to_move = games[0].players[game.current_seats(games[0].state)[0]]
         status, body = request(
             "GET", port, f"/m/{games[0].pk}/", headers={"Cookie": to_move.cookie}
