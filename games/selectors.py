@@ -603,7 +603,7 @@ def log_answer(shown: str | None, move: Move) -> list[Move] | None:
     forged header changes only what that page shows."""
     if shown is None or not shown.isascii() or not shown.isdigit() or len(shown) > 12:
         return None
-    if not 1 <= int(shown) == move.seq - 1 or move.match.version != move.seq:
+    if int(shown) != move.seq - 1 or move.match.version != move.seq:
         return None
     return [move]
 

@@ -65,6 +65,7 @@ from games.lobby import (
     rematch,
 )
 from games.models import Match
+from games.presenters import MatchUrls
 from games.verification import verify_match
 
 
@@ -371,7 +372,7 @@ def _answer(request, match_pk: int, match: Match | None = None, new_moves=None):
             return HttpResponse(headers={"HX-Redirect": reverse("lobby")})
     response = _panel_response(request, _panel(request, match, new_moves=new_moves))
     # The address bar leaves any half-chosen move behind: a reload shows the fresh turn.
-    response["HX-Replace-Url"] = reverse("match_detail", args=[match_pk])
+    response["HX-Replace-Url"] = MatchUrls.of(match_pk).detail
     return response
 
 
