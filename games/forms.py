@@ -11,6 +11,7 @@ from games.models import (
     TIME_BANK_CHOICES,
     TIME_BANK_INCREMENT_CHOICES,
     TIME_PER_MOVE_CHOICES,
+    TakeoverLevel,
     TimeoutPolicy,
     Visibility,
 )
@@ -91,6 +92,16 @@ class CreateMatchForm(forms.Form):
         initial=TimeoutPolicy.BOT_STRIKES,
         required=False,
     )
+    takeover_level = forms.ChoiceField(
+        label=_("The bot that takes over a seat"),
+        choices=TakeoverLevel.choices,
+        initial=TakeoverLevel.HEURISTIC,
+        required=False,
+        help_text=_(
+            "Plays for a player who runs out of time too often, resigns or is replaced "
+            "by a moderator."
+        ),
+    )
 
     rated = forms.BooleanField(
         label=_("Rated"),
@@ -113,6 +124,9 @@ class CreateMatchForm(forms.Form):
         if low is not None and high is not None and low > high:
             self.add_error("max_rating", _("The lowest rating must not be above the highest."))
         return cleaned
+
+    def clean_takeover_level(self):
+        return self.cleaned_data.get("takeover_level") or TakeoverLevel.HEURISTIC
 
     def clean_timeout_policy(self):
         return self.cleaned_data.get("timeout_policy") or TimeoutPolicy.BOT_STRIKES

@@ -31,6 +31,7 @@ from games.models import (
     Notification,
     NotificationKind,
     Seat,
+    TakeoverLevel,
     TimeoutPolicy,
     Visibility,
 )
@@ -50,13 +51,17 @@ def create_match(
     time_bank: timedelta = timedelta(0),
     time_bank_increment: timedelta = timedelta(0),
     timeout_policy: str = TimeoutPolicy.BOT_STRIKES,
+    takeover_level: str = TakeoverLevel.HEURISTIC,
     rated: bool | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
 ) -> Match:
     """Open a match with its creator in the first seat. ``rated`` defaults to
     rated for public matches (a bot filling a seat makes it unrated later);
-    an optional rating range limits who may join."""
+    an optional rating range limits who may join. ``takeover_level``: the bot
+    that plays a seat its player leaves to the bots."""
+    if takeover_level not in TakeoverLevel.values:
+        raise ServiceError(_("Unknown bot level."))
     game, options = checked_setup(
         game_key=game_key,
         n_seats=n_seats,
@@ -84,6 +89,7 @@ def create_match(
             time_bank=time_bank,
             time_bank_increment=time_bank_increment,
             timeout_policy=timeout_policy,
+            takeover_level=takeover_level,
             invite_token=secrets.token_urlsafe(12),
             created_by=user,
         )
@@ -390,6 +396,7 @@ def rematch(*, user, match: Match) -> Match:
             time_bank=original.time_bank,
             time_bank_increment=original.time_bank_increment,
             timeout_policy=original.timeout_policy,
+            takeover_level=original.takeover_level,
         )
         new.rematch_of = original
         new.rated = original.rated

@@ -37,6 +37,14 @@ TIME_PER_MOVE_CHOICES = [
 ]
 
 
+class TakeoverLevel(models.TextChoices):
+    """The bot that plays a seat its player left to the bots: out of time too
+    often, resigned, or replaced by a moderator (``Match.takeover_level``)."""
+
+    HEURISTIC = "heuristic", _("heuristic bot")
+    STRONG = "strong", _("strong bot")
+
+
 class TimeoutPolicy(models.TextChoices):
     BOT_STRIKES = "bot_strikes", _("A bot moves for the late player, who gets a strike")
     LOSS = "loss", _("Loss on time (two players only)")
@@ -81,6 +89,10 @@ class Match(models.Model):
     time_bank_increment = models.DurationField(default=timedelta(0))
     timeout_policy = models.CharField(
         max_length=12, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT_STRIKES
+    )
+    # The level a seat's bot plays at once its player has left it to the bots.
+    takeover_level = models.CharField(
+        max_length=16, choices=TakeoverLevel.choices, default=TakeoverLevel.HEURISTIC
     )
     # The clock of the current turn: when it began and how long it was paused
     # (vacations). deadline = start + paused + time per move + the seat's bank.

@@ -168,8 +168,7 @@ def replace_with_bot(moderator, match: Match, seat_index: int, reason: str) -> M
         seat = _seat(seats, seat_index)
         if seat.played_by_bot:
             raise Conflict(_("A bot already plays that seat."))
-        seat.status = SeatStatus.BOT
-        seat.save(update_fields=["status"])
+        seat.save(update_fields=services.leave_to_bots(match, seat))
         _log_entry(match, moderator, "replace_with_bot", seat=seat.index)
         match.save()
         _notify_players(match, seats)
@@ -477,8 +476,7 @@ def _take_seat_away(match: Match, user) -> None:
             match, seats, seat, {"reason": "deactivated", "deactivated": seat.index}
         )
         return
-    seat.status = SeatStatus.BOT
-    seat.save(update_fields=["status"])
+    seat.save(update_fields=services.leave_to_bots(match, seat))
     match.save(update_fields=["updated_at"])
     if bots.bot_seats_to_act(match, game, seats):
         services.queue_bots_after_commit(match, game, seats)

@@ -70,8 +70,7 @@ def resign(*, user, match: Match) -> None:
         seat = _my_seat(seats, user)
         if seat.status != SeatStatus.PLAYING:
             raise Conflict(_("You no longer play this seat."))
-        seat.status = SeatStatus.RESIGNED
-        seat.save(update_fields=["status"])
+        seat.save(update_fields=services.leave_to_bots(match, seat, SeatStatus.RESIGNED))
         loses = match.resigning_ends_it
         # The log says what follows: the match is lost, or a bot plays the seat on.
         log_player_entry(match, seat, user, "resign", then="loss" if loses else "bot")

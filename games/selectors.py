@@ -536,6 +536,7 @@ def match_panel(
     now = timezone.now()
     has_bank = bool(match.time_bank or match.time_bank_increment)
     context["timeout_policy"] = match.get_timeout_policy_display()
+    context["takeover_level"] = match.get_takeover_level_display()
     context["seat_rows"] = [
         SeatRow(
             index=seat.index,

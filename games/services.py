@@ -307,6 +307,15 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
             notifications.queue(seat.user, match, NotificationKind.MATCH_FINISHED)
 
 
+def leave_to_bots(match: Match, seat: Seat, status: str = SeatStatus.BOT) -> list[str]:
+    """The seat's player leaves it to the bots (out of time too often, resigned,
+    replaced by a moderator): from now on a bot of the match's takeover level
+    plays it. Returns the fields to save."""
+    seat.status = status
+    seat.bot_level = match.takeover_level
+    return ["status", "bot_level"]
+
+
 def queue_bots_after_commit(match: Match, game, seats: list[Seat]) -> None:
     """A bot must move: record it on the row (``bots_due_at``, for the outbox
     relay, in case the hand-over is lost) and hand the match to a worker
@@ -428,11 +437,12 @@ def _apply_timeout(match: Match, game, seats: list[Seat], seat: Seat) -> bool:
         lose_on_time(match, seats, seat, {"reason": "time", "timed_out": seat.index})
         return False
     seat.strikes += 1
+    changed = ["strikes"]
     if seat.strikes >= STRIKES_BEFORE_BOT:
-        seat.status = SeatStatus.BOT
+        changed += leave_to_bots(match, seat)
     # The statement kept once per process (as the move's own writes), not
     # an UPDATE built by the ORM for each timed-out seat of a sweep.
-    match_rows.update(seat, ["strikes", "status"])
+    match_rows.update(seat, changed)
     # The sweep never searches: the timed-out move is the heuristic's (a zero
     # budget), at once; a seat the bots took over then plays at its level on
     # the bots' queue.

@@ -270,6 +270,7 @@ def match_create(request):
                     time_bank=timedelta(seconds=form.cleaned_data["time_bank"]),
                     time_bank_increment=timedelta(seconds=form.cleaned_data["time_bank_increment"]),
                     timeout_policy=form.cleaned_data["timeout_policy"],
+                    takeover_level=form.cleaned_data["takeover_level"],
                     rated=form.cleaned_data["rated"],
                     min_rating=form.cleaned_data["min_rating"],
                     max_rating=form.cleaned_data["max_rating"],
