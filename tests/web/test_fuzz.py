@@ -191,6 +191,7 @@ ENDPOINTS: dict[str, Endpoint] = {
             "time_bank",
             "time_bank_increment",
             "timeout_policy",
+            "takeover_level",
             "opt_nogi_first_player",
             "rated",
             "min_rating",
