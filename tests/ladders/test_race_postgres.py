@@ -15,68 +15,24 @@ reach the ladder lock having read the challenge before any of them wrote.
 
 from __future__ import annotations
 
-import threading
-import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
 from django.utils import timezone
 
 from ladders import services
 from ladders.models import Challenge, ChallengeStatus, Entry, Ladder, Outcome
 from tests.ladders.conftest import order
+from tests.postgres_race import MODES, ONLY_ON_POSTGRES, race
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://postgres@127.0.0.1:5432/smoki",
-    ),
-]
-
-
-def _waiting_on_locks() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_stat_clear_snapshot()")
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return cursor.fetchone()[0]
+pytestmark = ONLY_ON_POSTGRES
 
 
 def _race(jobs, mode: str) -> list:
-    results = [None] * len(jobs)
-    barrier = threading.Barrier(len(jobs))
-
-    def worker(i: int) -> None:
-        try:
-            connection.ensure_connection()
-            barrier.wait(timeout=60)
-            results[i] = jobs[i]()
-        except BaseException as error:  # noqa: BLE001 - reported by the main thread
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(len(jobs))]
-    if mode == "free":
-        for thread in threads:
-            thread.start()
-    else:
-        with transaction.atomic():
-            list(Ladder.objects.select_for_update().filter(game_key="drako"))
-            for thread in threads:
-                thread.start()
-            deadline = time.monotonic() + 30
-            while _waiting_on_locks() < len(jobs) and time.monotonic() < deadline:
-                time.sleep(0.02)
-            assert _waiting_on_locks() >= len(jobs), "the threads never queued"
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+    """The jobs at once; ``queued`` behind the lock every ladder write takes first."""
+    return race(
+        jobs, mode, lambda: list(Ladder.objects.select_for_update().filter(game_key="drako"))
+    )
 
 
 def _overdue(*challenges):
@@ -90,7 +46,7 @@ def _rungs_unique() -> None:
     assert len(rungs) == len(set(rungs)) and all(r > 0 for r in rungs)
 
 
-@pytest.mark.parametrize("mode", ["free", "queued"])
+@pytest.mark.parametrize("mode", MODES)
 def test_two_expiries_of_one_challenge_move_the_challenger_once(ladder_of, mode):
     p1, p2, p3, p4 = ladder_of(4)
     challenge = services.challenge(p4, "drako", "p1")
@@ -103,7 +59,7 @@ def test_two_expiries_of_one_challenge_move_the_challenger_once(ladder_of, mode)
     _rungs_unique()
 
 
-@pytest.mark.parametrize("mode", ["free", "queued"])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_decline_racing_the_expiry_closes_the_challenge_once(ladder_of, mode):
     p1, p2, p3 = ladder_of(3)
     challenge = services.challenge(p3, "drako", "p2")
@@ -130,7 +86,7 @@ def test_a_decline_racing_the_expiry_closes_the_challenge_once(ladder_of, mode):
     _rungs_unique()
 
 
-@pytest.mark.parametrize("mode", ["free", "queued"])
+@pytest.mark.parametrize("mode", MODES)
 def test_two_challenges_of_one_ladder_ending_at_once_both_move(ladder_of, mode):
     p1, p2, p3, p4, p5 = ladder_of(5)
     first = services.challenge(p5, "drako", "p2")

@@ -24,13 +24,11 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -39,19 +37,13 @@ from games.engine import registry
 from games.engine.replay import replay
 from games.errors import StaleVersion
 from games.models import Match, MatchStatus, Move
+from tests.postgres_race import MODES, ONLY_ON_POSTGRES, race
 
 N_THREADS = 16
 MOVES_BEFORE_RACE = 5
 STALE_MESSAGE = "The game moved on while you were deciding"
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://postgres@127.0.0.1:5432/smoki",
-    ),
-]
+pytestmark = ONLY_ON_POSTGRES
 
 
 # -- Helpers ------------------------------------------------------------------
@@ -82,60 +74,15 @@ def _to_move(match: Match):
     return seat_index, match.seats.get(index=seat_index).user
 
 
-def _waiting_on_locks() -> int:
-    """How many other sessions of this database wait for a lock right now."""
-    with connection.cursor() as cursor:
-        # Activity is snapshotted once per transaction; we ask inside one.
-        cursor.execute("SELECT pg_stat_clear_snapshot()")
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return cursor.fetchone()[0]
-
-
 def _race(match: Match, mode: str, attempt: Callable[[int], Any]) -> list[tuple[str, Any]]:
-    """Run ``attempt(i)`` in N_THREADS threads at once; return ("ok", value) or ("error", exc).
-
-    Each thread uses its own database connection (Django's are per thread)
-    and closes it when done.
-    """
-    results: list[tuple[str, Any]] = [("missing", None)] * N_THREADS
-    barrier = threading.Barrier(N_THREADS)
-
-    def worker(i: int) -> None:
-        try:
-            connection.ensure_connection()
-            barrier.wait(timeout=60)
-            results[i] = ("ok", attempt(i))
-        except BaseException as error:  # noqa: BLE001 - reported by the main thread
-            results[i] = ("error", error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(N_THREADS)]
-    waiting = N_THREADS
-    if mode == "free":
-        for thread in threads:
-            thread.start()
-    else:
-        with transaction.atomic():
-            Match.objects.select_for_update(no_key=True).get(pk=match.pk)
-            for thread in threads:
-                thread.start()
-            for _ in range(1500):  # up to about 30 s; normally well under a second
-                waiting = _waiting_on_locks()
-                if waiting >= N_THREADS:
-                    break
-                time.sleep(0.02)
-        # Leaving the block commits and releases the lock: the race is on.
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a racing thread hung"
-    assert waiting == N_THREADS, (
-        f"only {waiting} of {N_THREADS} threads waited for the match row lock"
+    """Run ``attempt(i)`` in N_THREADS threads at once; return ("ok", value) or
+    ("error", exc) each. ``queued``: behind the match row's lock, as a move takes it."""
+    results = race(
+        [lambda i=i: attempt(i) for i in range(N_THREADS)],
+        mode,
+        lambda: Match.objects.select_for_update(no_key=True).get(pk=match.pk),
     )
-    return results
+    return [("error", r) if isinstance(r, BaseException) else ("ok", r) for r in results]
 
 
 def _check_log_and_state(match: Match, before_version: int, seat: int, winner_action) -> None:
@@ -172,7 +119,7 @@ def _distinct_actions(match: Match, seat: int) -> list[dict]:
 # -- Through the service ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["free", "queued"])
+@pytest.mark.parametrize("mode", MODES)
 def test_simultaneous_submissions_apply_exactly_one(mode):
     match = _started_match()
     version = match.version
@@ -200,7 +147,7 @@ def test_simultaneous_submissions_apply_exactly_one(mode):
 # -- Through the view, as sixteen browser tabs --------------------------------------
 
 
-@pytest.mark.parametrize("mode", ["free", "queued"])
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 def test_simultaneous_move_posts_answer_one_success_and_409s(mode, htmx):
     match = _started_match()
