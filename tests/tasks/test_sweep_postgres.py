@@ -15,15 +15,9 @@ from django.utils import timezone
 from games import errors, lobby, selectors, services, timeouts
 from games.engine import registry
 from games.models import ActorKind, Match, Move, Seat
+from tests.postgres_race import ONLY_ON_POSTGRES
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://postgres@127.0.0.1:5432/smoki",
-    ),
-]
+pytestmark = ONLY_ON_POSTGRES
 
 
 def _due_matches(n: int) -> list[Match]:
