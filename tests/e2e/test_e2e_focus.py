@@ -64,6 +64,11 @@ def move_with_enter(page: Page) -> None:
             arg=[start, path],
         )
         page.wait_for_load_state("networkidle")
+        # The address changes at the swap, the focus moves when it settles (htmx's
+        # settle delay): look at the focus only once nothing is swapping or settling.
+        page.wait_for_function(
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
         if version_of(page) > start:
             return
     raise AssertionError("twelve steps did not make a move")
