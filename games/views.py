@@ -423,8 +423,6 @@ def match_act(request, pk: int):
         )
     except ServiceError as error:
         return _refuse(request, pk, error)
-    if not request.htmx:
-        return redirect("match_detail", pk=pk)
     shown = request.headers.get(selectors.LOG_SHOWN_HEADER)
     return _answer(request, pk, move.match, selectors.log_answer(shown, move))
 
