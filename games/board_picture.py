@@ -45,15 +45,16 @@ def board_html(match, seat: int) -> str:
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     names = [s.display_name for s in seats]
     view = {**game.view(match.state, seat), "_names": names, "_version": match.version}
+    scene = presenters.scene(presenter, view, seat, names, None)
     context = {
         "match": match,
         "game": game,
-        "board": presenter.board_context(view, seat, names, None),
+        "board": scene.board,
         "choices": None,
         "urls": presenters.MatchUrls.of(match.pk),
         "me": next((s for s in seats if s.index == seat), None),
     }
-    template = engines["jinja2"].env.get_template(presenter.BOARD_TEMPLATE)
+    template = engines["jinja2"].env.get_template(scene.template)
     return template.render(context)
 
 

@@ -271,6 +271,7 @@ def replay_page(
     names = [seat.display_name for seat in seats]
     log_names = [seat.player_name for seat in seats]
     view = {**game.view(state, viewer), "_names": names, "_version": step}
+    scene = presenters.scene(presenter, view, viewer, names, None)
     log = selectors.log_lines(match, log_names, viewer, moves)
     for line in log:
         line.url = _url(match, line.seq, eyes_key, token)
@@ -280,10 +281,10 @@ def replay_page(
         viewer=viewer,
         names=names,
         seat_refs=[ref_for_seat(seat, names[seat.index]) for seat in seats],
-        board_template=presenter.BOARD_TEMPLATE,
-        board=presenter.board_context(view, viewer, names, None),
+        board_template=scene.template,
+        board=scene.board,
         changed=changed,
-        board_text=presenters.hook(presenter, "describe_board")(view, names),
+        board_text=scene.words,
         log=log,
         this_step=next((line for line in log if line.seq == step), None),
         first=StepLink(0, _url(match, 0, eyes_key, token)),

@@ -10,6 +10,7 @@ import functools
 import hashlib
 import json
 import secrets
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -468,32 +469,8 @@ def _changed_layer(changed) -> str:
     return "changed-" + hashlib.sha256("\x1f".join(sorted(changed)).encode()).hexdigest()[:16]
 
 
-def show_changes(context: dict[str, Any], match: Match, user, changed, path=None, touch=False):
-    """Mark ``changed`` (the presenter's keys of what changed since this
-    viewer's last look) on the panel's board: the board is drawn again with
-    the marks, and kept under a key of its own (``_changed_layer``), never in
-    place of the drawing every other viewer of the version shares. Reads no
-    row: the state and the seats are those the panel read."""
-    context["changed"] = changed = frozenset(changed or ())
-    if not changed or match.state is None:
-        return
-    game = registry.get(match.game_key)
-    presenter = presenters.get(match.game_key)
-    scene = _scene(
-        match,
-        game,
-        presenter,
-        user,
-        context["me"],
-        context["names"],
-        path,
-        touch,
-        context["my_turn"],
-        changed,
-    )
-    context.pop("board_html", None)
-    context.pop("board_cache_key", None)
-    context.update(scene)
+def _marks(changes, context: dict[str, Any]) -> frozenset:
+    return frozenset(changes(context)) if changes else frozenset()
 
 
 def match_panel(
@@ -502,8 +479,15 @@ def match_panel(
     path: list[str] | None = None,
     touch: bool = False,
     new_moves: list[Move] | None = None,
+    changes: Callable[[dict[str, Any]], Iterable[str]] | None = None,
 ) -> dict[str, Any]:
     """Everything the match panel shows this person, computed from ``view``.
+
+    ``changes``: given the panel's context once its log is in it, the
+    presenter's keys of the board elements to mark as changed since this
+    viewer's last look (the match page's catch-up); the board is drawn with
+    those marks, under a cache key of their own (``_changed_layer``), never in
+    place of the drawing every other viewer of the version shares.
 
     ``new_moves``: the rows a move just wrote, when the page that posted it
     shows the log as it was just before them (``log_answer``). The panel then
@@ -531,6 +515,7 @@ def match_panel(
     if match.state is None:
         # The creator may fill the empty seats with bots of a level (games.forms).
         context.update(seat_rows=[], board=None, choices=None, log=[], bot_levels=PLAY_BOT_LEVELS)
+        context["changed"] = _marks(changes, context)
         return context
     to_move = set(game.current_seats(match.state))
     now = timezone.now()
@@ -556,7 +541,6 @@ def match_panel(
         for seat in seats
     ]
     context["my_turn"] = viewer is not None and viewer in to_move and not match.is_over
-    context.update(_scene(match, game, presenter, user, me, names, path, touch, context["my_turn"]))
     if match.is_over and match.result:
         context["final"] = final_banner(match, seats, names, presenter, viewer)
         context["rematch"] = (
@@ -575,6 +559,12 @@ def match_panel(
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
     context["log"] = log_lines(match, log_names, viewer, recent)
     context["log_rows"] = recent
+    # What to mark on the board (the match page's catch-up) is known from the
+    # log, so the scene is built once, after it, with the marks or without.
+    context["changed"] = changed = _marks(changes, context)
+    context.update(
+        _scene(match, game, presenter, user, me, names, path, touch, context["my_turn"], changed)
+    )
     context["player_links"] = player_links(seats)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
     if me is not None and not context["my_turn"]:

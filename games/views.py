@@ -291,10 +291,10 @@ def _touch(request) -> bool:
     return request.COOKIES.get("smoki_touch") == "1"
 
 
-def _panel(request, match, path: list[str] | None = None, new_moves=None) -> dict:
+def _panel(request, match, path: list[str] | None = None, new_moves=None, changes=None) -> dict:
     """The match panel's context for this request's player and screen."""
     return selectors.match_panel(
-        match, request.user, path, touch=_touch(request), new_moves=new_moves
+        match, request.user, path, touch=_touch(request), new_moves=new_moves, changes=changes
     )
 
 
@@ -316,15 +316,17 @@ def match_detail(request, pk: int):
         return redirect_to_login(request.get_full_path())
     last_seen = history.last_look(match, request.user)
     notifications.record_visit(match, request.user)
-    context = _panel(request, match, _path(request))
-    context["catch_up"] = history.catch_up(
-        match, request.user, last_seen, context.get("log_rows", []), context.get("log", [])
-    )
-    # The board highlights what those moves changed (its ``changed`` elements).
-    changed = history.catch_up_changes(
-        match, request.user, context["catch_up"], context.get("log_rows", [])
-    )
-    selectors.show_changes(context, match, request.user, changed, _path(request), _touch(request))
+
+    def catch_up(context) -> frozenset:
+        """What the others did since this player's last look, in the log's
+        words, and the board elements those moves changed (marked on it)."""
+        rows = context.get("log_rows", [])
+        context["catch_up"] = history.catch_up(
+            match, request.user, last_seen, rows, context.get("log", [])
+        )
+        return history.catch_up_changes(match, request.user, context["catch_up"], rows)
+
+    context = _panel(request, match, _path(request), changes=catch_up)
     context["token"] = token
     context["invite_form"] = InviteForm()
     context["fill_bots_form"] = FillBotsForm()

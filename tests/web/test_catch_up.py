@@ -153,6 +153,26 @@ def test_the_board_highlights_what_the_moves_since_changed(started_match, nogi, 
     assert _highlighted(again) == set() and 'id="changed-legend"' not in again
 
 
+def test_a_highlighted_board_is_the_one_scene_built_for_the_page(
+    started_match, nogi, alice, monkeypatch
+):
+    """The marks are known before the board is drawn, so the page builds the
+    presenter's scene, and asks the game for its view and choices, once."""
+    from games import presenters
+
+    match = started_match
+    mine = match.seats.get(user=alice).index
+    _moves_since_alice(match, nogi, mine, 5)
+    Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
+    cache.clear()
+    built = []
+    scene = presenters.scene
+    monkeypatch.setattr(presenters, "scene", lambda *args: built.append(args) or scene(*args))
+    body = _client(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert 'data-changed="' in body
+    assert len(built) == 1
+
+
 def _page_queries(client, match, alice, monkeypatch, patched: bool):
     Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
     with monkeypatch.context() as m:
