@@ -1,6 +1,7 @@
 """Where an htmx move's time goes: CPU per move and a profile, in-process.
 
     uv run python tests/load/move_profile.py [--matches 40] [--moves 300] [--top 40] [--show RE]
+        [--sort cumulative|tottime] [--whole-log]
 
 On PostgreSQL (DATABASE_URL, default ``smoki_prof`` on 127.0.0.1, created if
 missing) with ``DEBUG=false``: creates two-player Nogi matches with logged-in
@@ -44,6 +45,12 @@ def main() -> int:
         default=SHOWN.pattern,
         help="a regular expression of the functions the profile lists"
         " (default: the site's code and Django's entry points; '.' lists every one)",
+    )
+    parser.add_argument(
+        "--sort",
+        default="cumulative",
+        choices=["cumulative", "tottime"],
+        help="order of the profile's list: time under a function, or in its own code",
     )
     parser.add_argument(
         "--whole-log",
@@ -122,7 +129,7 @@ def main() -> int:
         move()
     profile.disable()
     out = io.StringIO()
-    stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+    stats = pstats.Stats(profile, stream=out).sort_stats(args.sort)
     stats.print_stats(args.show, args.top)
     print(out.getvalue())
     return 0

@@ -137,3 +137,66 @@ def test_make_messages_gathers_every_string_of_every_board():
             source = path.read_text()
             assert set(marked.findall(templatize(source))) == set(marked.findall(source)), path
             assert "_(" not in marked.sub("", source), f'{path}: a _( that is not _("…")'
+
+
+def test_a_dicts_keys_read_as_stock_jinja2_reads_them():
+    """The environment reads ``d.name`` from a plain dict's key without the
+    AttributeError Jinja2 raises first, and answers as stock Jinja2 does:
+    a key, a dict's own method (``d.items``) before a key of that name, a
+    missing key undefined, and objects and dict subclasses as before."""
+    import jinja2
+
+    class Board(dict):
+        @property
+        def size(self):
+            return "property"
+
+    stock = jinja2.Environment(autoescape=True, undefined=JINJA.undefined)
+    values = {
+        "d": {"field": 80, "items": "a key named items", "n": None},
+        "ns": SimpleNamespace(field=3),
+        "sub": Board(size="key"),
+    }
+    source = (
+        "{{ d.field }}|{{ d.n }}|{{ d.missing is undefined }}|{{ d.items is callable }}"
+        "|{{ d['items'] }}|{{ d.get('field') }}|{{ ns.field }}|{{ sub.size }}"
+    )
+    ours = draw(source, **values)
+    assert ours == stock.from_string(source).render(values)
+    assert ours == "80|None|True|True|a key named items|80|3|property"
+    assert type(JINJA).getattr is not jinja2.Environment.getattr
+
+
+def test_every_board_draws_the_same_with_stock_jinja2s_lookups(monkeypatch):
+    """Each game's board, drawn after a dozen random moves with its choices, is
+    the same with the environment's dict lookups as with Jinja2's own."""
+    import random
+
+    import jinja2
+
+    for game in registry.all():
+        key, presenter = game.key, presenters.get(game.key)
+        rnd = random.Random(3)
+        state = game.setup(game.min_players, {}, "seed-1")
+        for _i in range(12):
+            if game.is_over(state):
+                break
+            seat = game.current_seats(state)[0]
+            state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))[0]
+        seat = game.current_seats(state)[0]
+        names = [f"Player {i}" for i in range(game.min_players)]
+        view = {**game.view(state, seat), "_names": names, "_version": 12}
+        choices = presenters.choice_level(game.legal_actions(state, seat), view, presenter, [])
+        context = {
+            "board": presenter.board_context(view, seat, names, choices),
+            "choices": choices,
+            "match": SimpleNamespace(pk=1, version=12),
+            "urls": presenters.MatchUrls.of(1),
+            "me": None,
+            "changed": frozenset(),
+        }
+        template = JINJA.get_template(presenter.BOARD_TEMPLATE)
+        ours = template.render(context)
+        with monkeypatch.context() as patch:
+            patch.setattr(type(JINJA), "getattr", jinja2.Environment.getattr)
+            assert template.render(context) == ours, key
