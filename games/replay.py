@@ -15,8 +15,11 @@ and N) keeps every checkpoint it passes. The last step is the stored state.
 
 What each person sees at a step is ``view(state at N, seat)``: a spectator
 the public view, a player their own seat's view then (their secrets as they
-were, never later ones). Once the match has ended anyone may look through
-any seat's eyes (``?as=``), and the seed is shown.
+were, never later ones). The move list beside it holds every move, to jump
+to; a player reads its lines up to N with their private ones, the later ones
+only as a spectator does. Once the match has ended anyone may look through
+any seat's eyes (``?as=``), every line shows as those eyes read it, and the
+seed is shown.
 """
 
 from __future__ import annotations
@@ -234,6 +237,23 @@ def _eyes(raw: str | None, match: Match, default: int | None) -> tuple[int | Non
     return default, None
 
 
+def _log(match: Match, names: list[str], viewer: int | None, moves: list[Move], step: int):
+    """The move list beside step ``step``: every move, to jump to any of them.
+
+    While the match is in play a player reads the moves up to ``step`` as they
+    read them then (their own private lines among them) and the later ones in
+    their public form, as a spectator reads them: nothing they learnt after
+    ``step`` shows on it. Once the match has ended every line shows as the
+    eyes chosen read it."""
+    if match.is_over or viewer is None:
+        return selectors.log_lines(match, names, viewer, moves)
+    done = [move for move in moves if move.seq <= step]
+    later = [move for move in moves if move.seq > step]
+    return selectors.log_lines(match, names, viewer, done) + selectors.log_lines(
+        match, names, None, later
+    )
+
+
 def replay_page(
     match: Match, user, at: str | None, eyes: str | None = None, token: str | None = None
 ) -> dict[str, Any]:
@@ -271,7 +291,7 @@ def replay_page(
     names = [seat.display_name for seat in seats]
     log_names = [seat.player_name for seat in seats]
     view = {**game.view(state, viewer), "_names": names, "_version": step}
-    log = selectors.log_lines(match, log_names, viewer, moves)
+    log = _log(match, log_names, viewer, moves, step)
     for line in log:
         line.url = _url(match, line.seq, eyes_key, token)
         line.current = line.seq == step

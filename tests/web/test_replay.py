@@ -9,6 +9,7 @@ most ``CHECKPOINT_EVERY - 1`` actions once a position is kept.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -19,7 +20,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby, moderation, replay, services
+from games import lobby, moderation, presenters, replay, services
 from games.engine import registry
 from games.models import Match, MatchStatus, Move
 from tests.conformance.kit import GAME_KEYS, bot_choice
@@ -294,3 +295,43 @@ def test_a_player_sees_their_own_secrets_as_they_were_then_and_others_only_after
 def test_the_move_log_is_append_only_so_kept_positions_stay_true(long_match):
     _game, match, _users = long_match
     assert Move.objects.filter(match=match).count() == match.version + 1
+
+
+def _line(body: str, seq: int) -> str:
+    found = re.search(rf'<li value="{seq}"[^>]*>(.*?)</li>', body, re.S)
+    assert found, seq
+    return html.unescape(found.group(1))
+
+
+def test_a_players_later_private_lines_are_not_on_an_earlier_steps_move_list(make_user):
+    """Seven Dragons tells each card drawn only to the seat drawing it. On step N
+    of a match in play, seat 0's move list holds every move, but a card seat 0
+    drew after N is not named there: only the public "drew a card"."""
+    game, match, users = start("seven_dragons", make_user, "p")
+    play(game, match, 8, stop_before_end=True)
+    presenter = presenters.get("seven_dragons")
+    names = [seat.player_name for seat in match.seats.order_by("index")]
+    private = [
+        (move.seq, str(presenter.describe_event(event, names)))
+        for move in match.moves.order_by("seq")
+        for event in move.events
+        if event.get("private_to") == 0
+    ]
+    later, sentence = private[-1]
+    assert later >= 2, "seat 0 drew no card after the first move"
+    step = later - 1
+    player = Client()
+    player.force_login(users[0])
+    url = _replay_url(match)
+    body = player.get(url, {"at": step}).content.decode()
+    assert sentence not in _line(body, later)
+    assert f'href="{url}?at={later}"' in body, "the later move is still listed"
+    assert "drew a card" in _line(body, later), "in its public form"
+    assert sentence in _line(player.get(url, {"at": later}).content.decode(), later)
+    # What seat 0 was told up to step N is still theirs to read there (the deal).
+    first, dealt = private[0]
+    assert first <= step
+    assert dealt in _line(body, first)
+    # Once the match has ended, every line shows.
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+    assert sentence in _line(player.get(url, {"at": step}).content.decode(), later)
