@@ -10,6 +10,7 @@ most ``CHECKPOINT_EVERY - 1`` actions once a position is kept.
 from __future__ import annotations
 
 import html
+import random
 import re
 
 import pytest
@@ -20,7 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby, moderation, presenters, replay, services
+from games import lobby, moderation, positions, presenters, replay, services
 from games.engine import registry
 from games.models import Match, MatchStatus, Move
 from tests.conformance.kit import GAME_KEYS, bot_choice
@@ -92,6 +93,39 @@ def test_a_replay_through_every_step_equals_the_states_the_match_went_through(
         assert f'data-step="{step}"' in response.content.decode()
 
 
+def _walk(match, game, log, states, order, fresh):
+    """``step_states`` at each step of ``order``, against the states recorded."""
+    for step in order:
+        if fresh:
+            cache.clear()
+        before, after = replay.step_states(match, game, log, step)
+        assert after == states[step], (match.game_key, step, fresh)
+        assert before == (states[step - 1] if step else None), (match.game_key, step, fresh)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_pages_steps_equal_the_states_the_match_went_through(key, make_user, monkeypatch):
+    """The page reads ``step_states`` (step N-1, entry N applied once, kept
+    positions read and written), a road of its own beside ``state_at``: walked
+    through every step, from a fresh cache and from warm checkpoints, forward
+    and in a random order, it gives the states the match went through."""
+    monkeypatch.setattr(replay, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(positions, "CHECKPOINT_EVERY", 4)
+    game, match, _users = start(key, make_user, "w")
+    states: dict[int, dict] = {}
+    play(game, match, MAX_MOVES, states)
+    log = entries(match)
+    forward = list(range(match.version + 1))
+    shuffled = random.Random(f"walk-{key}").sample(forward, len(forward))
+    for order in (forward, shuffled):
+        _walk(match, game, log, states, order, fresh=True)
+        cache.clear()
+        _walk(match, game, log, states, order, fresh=False)  # keeping checkpoints as it goes
+        _walk(match, game, log, states, order, fresh=False)  # every checkpoint kept
+    kept = [seq for seq in forward if cache.get(positions.key(match, seq)) is not None]
+    assert kept == [seq for seq in forward if seq and seq % 4 == 0 and seq < match.version]
+
+
 def test_a_replay_honours_a_moderators_undo(make_user, monkeypatch):
     """A moderator takes back a move that revealed nothing (a Drakon step: a
     moderator's undo refuses moves that rolled, drew or showed a secret)."""
@@ -129,6 +163,11 @@ def test_a_replay_honours_a_moderators_undo(make_user, monkeypatch):
         assert replay.state_at(match, game, log, step) == states[step], step
     for step in reversed(range(match.version + 1)):
         assert replay.state_at(match, game, log, step) == states[step], step
+    # The page's road across the undo, cold and warm, forward and backward.
+    steps = list(range(match.version + 1))
+    _walk(match, game, log, states, steps, fresh=True)
+    _walk(match, game, log, states, steps, fresh=False)
+    _walk(match, game, log, states, steps[::-1], fresh=False)
 
 
 @pytest.fixture
