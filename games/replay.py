@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.http import Http404
@@ -217,12 +218,13 @@ class Eyes:
 
 
 def _url(match: Match, step: int, eyes: str | None, token: str | None) -> str:
-    query = [f"at={step}"]
+    """Step ``step``'s address, through ``eyes``, with the private match's token."""
+    query: dict[str, Any] = {"at": step}
     if eyes is not None:
-        query.append(f"as={eyes}")
+        query["as"] = eyes
     if token:
-        query.append(f"token={token}")
-    return f"{reverse('match_replay', args=[match.pk])}?{'&'.join(query)}"
+        query["token"] = token
+    return f"{reverse('match_replay', args=[match.pk])}?{urlencode(query)}"
 
 
 def _eyes(raw: str | None, match: Match, default: int | None) -> tuple[int | None, str | None]:
@@ -334,7 +336,7 @@ def replay_page(
     return context
 
 
-def print_page(match: Match, user) -> dict[str, Any]:
+def print_page(match: Match, user, token: str | None = None) -> dict[str, Any]:
     """The whole match for paper: players, options, every move in words, the result."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
@@ -350,6 +352,7 @@ def print_page(match: Match, user) -> dict[str, Any]:
         "time_per_move_label": selectors.time_per_move_label(match.time_per_move),
         "log": selectors.full_log(match, user),
         "final": None,
+        "token": token,
     }
     if match.is_over and match.result:
         context["final"] = selectors.final_banner(match, seats, names, presenter, viewer)

@@ -374,3 +374,35 @@ def test_a_players_later_private_lines_are_not_on_an_earlier_steps_move_list(mak
     # Once the match has ended, every line shows.
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
     assert sentence in _line(player.get(url, {"at": step}).content.decode(), later)
+
+
+def test_the_links_to_the_replay_and_the_record_keep_a_private_matchs_token(make_user):
+    """A private match opened by its invitation link (``?token=``): the end
+    banner's Replay and Print links, the record's Replay link and every step's
+    links carry the token, encoded, as the panel's own Replay link does."""
+    game = registry.get("nogi")
+    users = [make_user(f"tok{i}") for i in range(2)]
+    match = lobby.create_match(user=users[0], game_key="nogi", n_seats=2, visibility="private")
+    lobby.join_match(user=users[1], match=match, token=match.invite_token)
+    match.refresh_from_db()
+    play(game, match, 200)
+    assert match.status == MatchStatus.FINISHED
+    token = match.invite_token
+    player = Client()
+    player.force_login(users[1])
+    page = player.get(reverse("match_detail", args=[match.pk]), {"token": token}).content.decode()
+    replay_url, print_url = _replay_url(match), reverse("match_print", args=[match.pk])
+    assert f'href="{replay_url}?at=0&amp;token={token}" id="replay-link"' in page
+    assert f'href="{print_url}?token={token}" id="print-link"' in page
+    record = player.get(print_url, {"token": token}).content.decode()
+    assert f'href="{replay_url}?token={token}" id="print-replay-link"' in record
+    # A token with characters of its own in a query is encoded, never split.
+    odd = "a b&at=1#c"
+    assert replay._url(match, 3, "public", odd) == (
+        f"{replay_url}?at=3&as=public&token=a+b%26at%3D1%23c"
+    )
+    step = player.get(replay_url, {"at": 2, "token": odd}).content.decode()
+    assert f'href="{replay_url}?at=3&amp;token=a+b%26at%3D1%23c"' in step
+    assert f'href="{reverse("match_detail", args=[match.pk])}?token=a%20b%26at%3D1%23c"' in step
+    record = player.get(print_url, {"token": odd}).content.decode()
+    assert f'href="{replay_url}?token=a%20b%26at%3D1%23c" id="print-replay-link"' in record
