@@ -219,12 +219,18 @@ class Eyes:
 
 def _url(match: Match, step: int, eyes: str | None, token: str | None) -> str:
     """Step ``step``'s address, through ``eyes``, with the private match's token."""
+    return _step_url(reverse("match_replay", args=[match.pk]), step, eyes, token)
+
+
+def _step_url(base: str, step: int, eyes: str | None, token: str | None) -> str:
+    """``_url`` from the replay's address reversed once (the move list links
+    every step: 500 of them in a 500-move match)."""
     query: dict[str, Any] = {"at": step}
     if eyes is not None:
         query["as"] = eyes
     if token:
         query["token"] = token
-    return f"{reverse('match_replay', args=[match.pk])}?{urlencode(query)}"
+    return f"{base}?{urlencode(query)}"
 
 
 def _eyes(raw: str | None, match: Match, default: int | None) -> tuple[int | None, str | None]:
@@ -294,8 +300,9 @@ def replay_page(
     log_names = [seat.player_name for seat in seats]
     view = {**game.view(state, viewer), "_names": names, "_version": step}
     log = _log(match, log_names, viewer, moves, step)
+    base = reverse("match_replay", args=[match.pk])
     for line in log:
-        line.url = _url(match, line.seq, eyes_key, token)
+        line.url = _step_url(base, line.seq, eyes_key, token)
         line.current = line.seq == step
     context.update(
         me=me,
