@@ -29,8 +29,9 @@ def match_replay(request, pk: int):
 @require_safe
 def match_print(request, pk: int):
     """The whole match on one page, for paper."""
-    match = selectors.get_match_for(pk, request.user, request.GET.get("token"))
-    return render(request, "games/match_print.html", replay.print_page(match, request.user))
+    token = request.GET.get("token")
+    match = selectors.get_match_for(pk, request.user, token)
+    return render(request, "games/match_print.html", replay.print_page(match, request.user, token))
 
 
 @require_safe

@@ -15,8 +15,11 @@ and N) keeps every checkpoint it passes. The last step is the stored state.
 
 What each person sees at a step is ``view(state at N, seat)``: a spectator
 the public view, a player their own seat's view then (their secrets as they
-were, never later ones). Once the match has ended anyone may look through
-any seat's eyes (``?as=``), and the seed is shown.
+were, never later ones). The move list beside it holds every move, to jump
+to; a player reads its lines up to N with their private ones, the later ones
+only as a spectator does. Once the match has ended anyone may look through
+any seat's eyes (``?as=``), every line shows as those eyes read it, and the
+seed is shown.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.http import Http404
@@ -214,12 +218,19 @@ class Eyes:
 
 
 def _url(match: Match, step: int, eyes: str | None, token: str | None) -> str:
-    query = [f"at={step}"]
+    """Step ``step``'s address, through ``eyes``, with the private match's token."""
+    return _step_url(reverse("match_replay", args=[match.pk]), step, eyes, token)
+
+
+def _step_url(base: str, step: int, eyes: str | None, token: str | None) -> str:
+    """``_url`` from the replay's address reversed once (the move list links
+    every step: 500 of them in a 500-move match)."""
+    query: dict[str, Any] = {"at": step}
     if eyes is not None:
-        query.append(f"as={eyes}")
+        query["as"] = eyes
     if token:
-        query.append(f"token={token}")
-    return f"{reverse('match_replay', args=[match.pk])}?{'&'.join(query)}"
+        query["token"] = token
+    return f"{base}?{urlencode(query)}"
 
 
 def _eyes(raw: str | None, match: Match, default: int | None) -> tuple[int | None, str | None]:
@@ -232,6 +243,23 @@ def _eyes(raw: str | None, match: Match, default: int | None) -> tuple[int | Non
     if raw.isascii() and raw.isdigit() and int(raw) < match.n_seats:
         return int(raw), raw
     return default, None
+
+
+def _log(match: Match, names: list[str], viewer: int | None, moves: list[Move], step: int):
+    """The move list beside step ``step``: every move, to jump to any of them.
+
+    While the match is in play a player reads the moves up to ``step`` as they
+    read them then (their own private lines among them) and the later ones in
+    their public form, as a spectator reads them: nothing they learnt after
+    ``step`` shows on it. Once the match has ended every line shows as the
+    eyes chosen read it."""
+    if match.is_over or viewer is None:
+        return selectors.log_lines(match, names, viewer, moves)
+    done = [move for move in moves if move.seq <= step]
+    later = [move for move in moves if move.seq > step]
+    return selectors.log_lines(match, names, viewer, done) + selectors.log_lines(
+        match, names, None, later
+    )
 
 
 def replay_page(
@@ -272,9 +300,10 @@ def replay_page(
     log_names = [seat.player_name for seat in seats]
     view = {**game.view(state, viewer), "_names": names, "_version": step}
     scene = presenters.scene(presenter, view, viewer, names, None)
-    log = selectors.log_lines(match, log_names, viewer, moves)
+    log = _log(match, log_names, viewer, moves, step)
+    base = reverse("match_replay", args=[match.pk])
     for line in log:
-        line.url = _url(match, line.seq, eyes_key, token)
+        line.url = _step_url(base, line.seq, eyes_key, token)
         line.current = line.seq == step
     context.update(
         me=me,
@@ -315,7 +344,7 @@ def replay_page(
     return context
 
 
-def print_page(match: Match, user) -> dict[str, Any]:
+def print_page(match: Match, user, token: str | None = None) -> dict[str, Any]:
     """The whole match for paper: players, options, every move in words, the result."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
@@ -331,6 +360,7 @@ def print_page(match: Match, user) -> dict[str, Any]:
         "time_per_move_label": selectors.time_per_move_label(match.time_per_move),
         "log": selectors.full_log(match, user),
         "final": None,
+        "token": token,
     }
     if match.is_over and match.result:
         context["final"] = selectors.final_banner(match, seats, names, presenter, viewer)

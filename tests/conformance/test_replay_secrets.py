@@ -7,9 +7,14 @@ the step before (whose difference the board highlights) are changed by
 ``perturb_secrets`` in all that viewer must not know, and the page must be
 byte-identical. The same page through another seat's eyes
 (``?as=``) is asked for too: while the match is in play it must not show
-that seat's secrets either. The printable record is captured alongside.
-A sanity check proves the comparison can fail: a change to the viewer's own
-secrets at that step does change their page. Each player's "since your last
+that seat's secrets either. The log's private events are varied as well:
+each carries a probe its sentence shows, and the probes of every event the
+viewer must not read at that step (another seat's, or their own told after
+the step) change between the two captures. The printable record of the
+match in play is diffed the same way, with the state and every other
+seat's private events varied. Sanity checks prove the comparisons can fail:
+a change to the viewer's own secrets at that step does change their page,
+and the probes of their own private events reach it. Each player's "since your last
 visit" summary and the match page with its highlighted board are compared the
 same way, at several points of the match, with the position before the moves
 caught up on and the current one both perturbed.
@@ -18,10 +23,12 @@ caught up on and the current one both perturbed.
 import re
 
 import pytest
+from django.core.cache import cache
+from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
-from games import replay
+from games import presenters, replay
 from games.engine.rng import Rng
 from games.models import Match, Move, Seat
 from tests.conformance.kit import keys_for
@@ -47,12 +54,43 @@ def _a_step_that_changes_something(match, game) -> int:
     raise AssertionError(f"{match.game_key}: no step changed anything on the board")
 
 
+PROBE = "[probe "
+
+
+def _show_probes(monkeypatch, key):
+    """Each private event's sentence ends with its probe, when it carries one."""
+    presenter = presenters.get(key)
+    describe = presenter.describe_event
+
+    def probed(event, *args, **kwargs):
+        plain = {name: value for name, value in event.items() if name != "_probe"}
+        sentence = str(describe(plain, *args, **kwargs))
+        return f"{sentence} {PROBE}{event['_probe']}]" if "_probe" in event else sentence
+
+    monkeypatch.setattr(presenter, "describe_event", probed)
+
+
+def _probe(match, mark) -> int:
+    """Give every private event of the log the probe ``mark(seq, event)``; how many."""
+    count = 0
+    for move in Move.objects.filter(match=match):
+        events = []
+        for event in move.events:
+            if event.get("private_to") is not None:
+                event = {**event, "_probe": mark(move.seq, event)}
+                count += 1
+            events.append(event)
+        # The site never rewrites its log (Move.objects refuses to); the probe does.
+        QuerySet(Move).filter(pk=move.pk).update(events=events)
+    cache.clear()  # the log's words are kept per move and viewer
+    return count
+
+
 def _capture(client, match, step, seats) -> dict[str, str]:
     url = reverse("match_replay", args=[match.pk])
     pages = {"replay": client.get(url, {"at": step})}
     for index in range(seats):
         pages[f"replay as {index}"] = client.get(url, {"at": step, "as": index})
-    pages["print"] = client.get(reverse("match_print", args=[match.pk]))
     for name, response in pages.items():
         assert response.status_code == 200, (name, response.status_code)
     return {name: _normalise(r.content.decode()) for name, r in pages.items()}
@@ -66,15 +104,25 @@ def _entries(match):
 def test_no_replay_step_shows_another_seats_secrets(key, make_user, monkeypatch):
     game, match, users = _start(key, make_user)
     _play(game, match, MOVES)
+    _show_probes(monkeypatch, key)
     rng = Rng.from_seed(f"kit-replay-{key}")
     truth = replay.step_states
-    highlighted = 0
+    highlighted = probes_seen = 0
     for step in sorted({*_steps(match), _a_step_that_changes_something(match, game)}):
         previous, original = truth(match, game, _entries(match), step)
         for seat_index, _user, client in _viewers(match, users):
             monkeypatch.setattr(replay, "step_states", truth)
+            _probe(match, lambda seq, event: 1)
             before = _capture(client, match, step, match.n_seats)
             highlighted += 'data-changed="' in before["replay"]
+            probes_seen += PROBE in before["replay"]
+            # What this viewer may read: their own private events up to this step.
+            _probe(
+                match,
+                lambda seq, event, _v=seat_index, _s=step: (
+                    1 if event["private_to"] == _v and seq <= _s else 2
+                ),
+            )
             perturbed = game.perturb_secrets(original, seat_index, rng)
             assert perturbed != original
             hidden_previous = (
@@ -94,6 +142,42 @@ def test_no_replay_step_shows_another_seats_secrets(key, make_user, monkeypatch)
                 )
     monkeypatch.setattr(replay, "step_states", truth)
     assert highlighted, f"{key}: no replay step highlighted a change: the check proves nothing"
+    if _probe(match, lambda seq, event: 1):
+        assert probes_seen, f"{key}: no seat read its own private lines: the probes prove nothing"
+
+
+@pytest.mark.parametrize("key", keys_for("secrets"))
+def test_the_printable_record_of_a_match_in_play_shows_no_other_seats_secrets(
+    key, make_user, monkeypatch
+):
+    """The record shows the log as the viewer reads it now: their own private
+    lines, never another seat's, and nothing of the position's secrets."""
+    game, match, users = _start(key, make_user)
+    _play(game, match, MOVES)
+    _show_probes(monkeypatch, key)
+    rng = Rng.from_seed(f"kit-print-{key}")
+    original = match.state
+    url = reverse("match_print", args=[match.pk])
+    probes_seen = 0
+    for seat_index, _user, client in _viewers(match, users):
+        private = _probe(match, lambda seq, event: 1)
+        before = client.get(url)
+        assert before.status_code == 200
+        before = _normalise(before.content.decode())
+        probes_seen += PROBE in before
+        _probe(match, lambda seq, event, _v=seat_index: 1 if event["private_to"] == _v else 2)
+        Match.objects.filter(pk=match.pk).update(
+            state=game.perturb_secrets(original, seat_index, rng)
+        )
+        after = _normalise(client.get(url).content.decode())
+        Match.objects.filter(pk=match.pk).update(state=original)
+        assert after == before, (
+            f"{key}: the printable record served to "
+            f"{'a spectator' if seat_index is None else f'seat {seat_index}'}"
+            " changes with secrets it must not know"
+        )
+    if private:
+        assert probes_seen, f"{key}: no seat's record showed its own private lines"
 
 
 @pytest.mark.parametrize("key", keys_for("secrets"))

@@ -5,7 +5,8 @@ The English vocabulary is the site's own: every word of the English originals
 the language's own translations use (Polish and Czech use "bot", "e-mail",
 "a", "to"...) and an allow list of proper names. The pages are drawn for a
 player whose profile speaks the language (a match of every game in play, at
-their turn and at the other's, a finished one with its banner and log, one
+their turn and at the other's, with its replay and printable record, a
+finished one with its banner, log, replay and record, the archive, one
 gathering players, the new-match form, How to play, the profile, allauth's
 pages) and for a visitor whose browser asks for it (login, sign-up, password
 reset). The text a person reads or hears is checked: the page's words and
@@ -26,9 +27,10 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import lobby, safety
+from games import lobby, safety, services
 from games.engine import registry
 from ladders import services as ladders
+from tests.conformance.kit import bot_choice
 from tests.web.test_i18n import CATALOGUES, parse_po, po_path
 
 pytestmark = pytest.mark.django_db
@@ -146,12 +148,32 @@ def pages_of_a_player(language: str):
         match.refresh_from_db()
         url = f"/m/{match.pk}/"
         visits += [(mine, url), (theirs, url), (mine, f"/m/{match.pk}/log/")]
-    # A finished match: the banner, the log and the fairness check.
+        # A second match two moves on: its replay (the setup with the later
+        # moves listed, a step that changed the board) and its record.
+        played = lobby.create_match(user=me, game_key=game.key, n_seats=2)
+        lobby.join_match(user=other, match=played)
+        for step in range(2):
+            played.refresh_from_db()
+            seat = game.current_seats(played.state)[0]
+            action = bot_choice(game.key, played.state, seat, "heuristic", f"e{step}")
+            services.submit_action(
+                played, played.seats.get(index=seat).user, action, played.version
+            )
+        replay = f"/m/{played.pk}/replay/"
+        visits += [
+            (mine, f"{replay}?at=0"),
+            (theirs, f"{replay}?at=1"),
+            (mine, f"{replay}?at=2"),
+            (theirs, f"/m/{played.pk}/print/"),
+        ]
+    # A finished match: the banner, the log, the fairness check, its replay
+    # through a seat's eyes and the public's, and its record; the archive.
     finished = lobby.create_match(user=me, game_key="drako", n_seats=2)
     lobby.join_match(user=other, match=finished)
     safety.resign(user=other, match=finished)
-    for path in ("", "log/", "verify/"):
+    for path in ("", "log/", "verify/", "replay/?as=0", "replay/?at=0&as=public", "print/"):
         visits += [(mine, f"/m/{finished.pk}/{path}")]
+    visits += [(mine, "/archive/"), (theirs, f"/archive/?game=drako&player={me.username}")]
     # A match gathering players, seen by its creator and by someone invited.
     gathering = lobby.create_match(user=me, game_key="nogi", n_seats=3)
     lobby.invite_user(user=me, match=gathering, username=other.username)
@@ -219,6 +241,7 @@ def test_no_english_on_the_pages_before_logging_in(language):
         "/accounts/login/",
         "/accounts/signup/",
         "/accounts/password/reset/",
+        "/archive/",
     ):
         html = visitor.get(path).content.decode()
         assert f'<html lang="{language}">' in html, path

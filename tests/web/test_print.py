@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import lobby
@@ -58,3 +60,30 @@ def test_a_private_matchs_record_is_hidden_from_strangers(make_user):
     stranger = Client()
     stranger.force_login(make_user("nosy"))
     assert stranger.get(reverse("match_print", args=[match.pk])).status_code == 404
+
+
+def _queries(client, match) -> int:
+    url = reverse("match_print", args=[match.pk])
+    client.get(url)  # the session and the log's words settle first
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return sum("SAVEPOINT" not in q["sql"] for q in queries.captured_queries)
+
+
+def test_the_record_costs_the_same_queries_for_a_short_and_a_long_match(make_user):
+    """The whole log is one query however long it is; the finished record adds
+    the result, not a query per move."""
+    game, match, users = start("nogi", make_user, "pq")
+    player = Client()
+    player.force_login(users[0])
+    play(game, match, 3, stop_before_end=True)
+    short = [_queries(Client(), match), _queries(player, match)]
+    play(game, match, 60, stop_before_end=True)
+    assert match.version >= 15
+    long = [_queries(Client(), match), _queries(player, match)]
+    assert short == long, (short, long)
+    assert max(long) <= 6, long
+    play(game, match, 200)
+    assert match.status == MatchStatus.FINISHED
+    finished = [_queries(Client(), match), _queries(player, match)]
+    assert max(finished) <= max(long) + 1, (long, finished)

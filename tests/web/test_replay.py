@@ -9,6 +9,8 @@ most ``CHECKPOINT_EVERY - 1`` actions once a position is kept.
 
 from __future__ import annotations
 
+import html
+import random
 import re
 
 import pytest
@@ -19,7 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby, moderation, replay, services
+from games import lobby, moderation, positions, presenters, replay, services
 from games.engine import registry
 from games.models import Match, MatchStatus, Move
 from tests.conformance.kit import GAME_KEYS, bot_choice
@@ -91,6 +93,39 @@ def test_a_replay_through_every_step_equals_the_states_the_match_went_through(
         assert f'data-step="{step}"' in response.content.decode()
 
 
+def _walk(match, game, log, states, order, fresh):
+    """``step_states`` at each step of ``order``, against the states recorded."""
+    for step in order:
+        if fresh:
+            cache.clear()
+        before, after = replay.step_states(match, game, log, step)
+        assert after == states[step], (match.game_key, step, fresh)
+        assert before == (states[step - 1] if step else None), (match.game_key, step, fresh)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_pages_steps_equal_the_states_the_match_went_through(key, make_user, monkeypatch):
+    """The page reads ``step_states`` (step N-1, entry N applied once, kept
+    positions read and written), a road of its own beside ``state_at``: walked
+    through every step, from a fresh cache and from warm checkpoints, forward
+    and in a random order, it gives the states the match went through."""
+    monkeypatch.setattr(replay, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(positions, "CHECKPOINT_EVERY", 4)
+    game, match, _users = start(key, make_user, "w")
+    states: dict[int, dict] = {}
+    play(game, match, MAX_MOVES, states)
+    log = entries(match)
+    forward = list(range(match.version + 1))
+    shuffled = random.Random(f"walk-{key}").sample(forward, len(forward))
+    for order in (forward, shuffled):
+        _walk(match, game, log, states, order, fresh=True)
+        cache.clear()
+        _walk(match, game, log, states, order, fresh=False)  # keeping checkpoints as it goes
+        _walk(match, game, log, states, order, fresh=False)  # every checkpoint kept
+    kept = [seq for seq in forward if cache.get(positions.key(match, seq)) is not None]
+    assert kept == [seq for seq in forward if seq and seq % 4 == 0 and seq < match.version]
+
+
 def test_a_replay_honours_a_moderators_undo(make_user, monkeypatch):
     """A moderator takes back a move that revealed nothing (a Drakon step: a
     moderator's undo refuses moves that rolled, drew or showed a secret)."""
@@ -128,6 +163,11 @@ def test_a_replay_honours_a_moderators_undo(make_user, monkeypatch):
         assert replay.state_at(match, game, log, step) == states[step], step
     for step in reversed(range(match.version + 1)):
         assert replay.state_at(match, game, log, step) == states[step], step
+    # The page's road across the undo, cold and warm, forward and backward.
+    steps = list(range(match.version + 1))
+    _walk(match, game, log, states, steps, fresh=True)
+    _walk(match, game, log, states, steps, fresh=False)
+    _walk(match, game, log, states, steps[::-1], fresh=False)
 
 
 @pytest.fixture
@@ -294,3 +334,75 @@ def test_a_player_sees_their_own_secrets_as_they_were_then_and_others_only_after
 def test_the_move_log_is_append_only_so_kept_positions_stay_true(long_match):
     _game, match, _users = long_match
     assert Move.objects.filter(match=match).count() == match.version + 1
+
+
+def _line(body: str, seq: int) -> str:
+    found = re.search(rf'<li value="{seq}"[^>]*>(.*?)</li>', body, re.S)
+    assert found, seq
+    return html.unescape(found.group(1))
+
+
+def test_a_players_later_private_lines_are_not_on_an_earlier_steps_move_list(make_user):
+    """Seven Dragons tells each card drawn only to the seat drawing it. On step N
+    of a match in play, seat 0's move list holds every move, but a card seat 0
+    drew after N is not named there: only the public "drew a card"."""
+    game, match, users = start("seven_dragons", make_user, "p")
+    play(game, match, 8, stop_before_end=True)
+    presenter = presenters.get("seven_dragons")
+    names = [seat.player_name for seat in match.seats.order_by("index")]
+    private = [
+        (move.seq, str(presenter.describe_event(event, names)))
+        for move in match.moves.order_by("seq")
+        for event in move.events
+        if event.get("private_to") == 0
+    ]
+    later, sentence = private[-1]
+    assert later >= 2, "seat 0 drew no card after the first move"
+    step = later - 1
+    player = Client()
+    player.force_login(users[0])
+    url = _replay_url(match)
+    body = player.get(url, {"at": step}).content.decode()
+    assert sentence not in _line(body, later)
+    assert f'href="{url}?at={later}"' in body, "the later move is still listed"
+    assert "drew a card" in _line(body, later), "in its public form"
+    assert sentence in _line(player.get(url, {"at": later}).content.decode(), later)
+    # What seat 0 was told up to step N is still theirs to read there (the deal).
+    first, dealt = private[0]
+    assert first <= step
+    assert dealt in _line(body, first)
+    # Once the match has ended, every line shows.
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+    assert sentence in _line(player.get(url, {"at": step}).content.decode(), later)
+
+
+def test_the_links_to_the_replay_and_the_record_keep_a_private_matchs_token(make_user):
+    """A private match opened by its invitation link (``?token=``): the end
+    banner's Replay and Print links, the record's Replay link and every step's
+    links carry the token, encoded, as the panel's own Replay link does."""
+    game = registry.get("nogi")
+    users = [make_user(f"tok{i}") for i in range(2)]
+    match = lobby.create_match(user=users[0], game_key="nogi", n_seats=2, visibility="private")
+    lobby.join_match(user=users[1], match=match, token=match.invite_token)
+    match.refresh_from_db()
+    play(game, match, 200)
+    assert match.status == MatchStatus.FINISHED
+    token = match.invite_token
+    player = Client()
+    player.force_login(users[1])
+    page = player.get(reverse("match_detail", args=[match.pk]), {"token": token}).content.decode()
+    replay_url, print_url = _replay_url(match), reverse("match_print", args=[match.pk])
+    assert f'href="{replay_url}?at=0&amp;token={token}" id="replay-link"' in page
+    assert f'href="{print_url}?token={token}" id="print-link"' in page
+    record = player.get(print_url, {"token": token}).content.decode()
+    assert f'href="{replay_url}?token={token}" id="print-replay-link"' in record
+    # A token with characters of its own in a query is encoded, never split.
+    odd = "a b&at=1#c"
+    assert replay._url(match, 3, "public", odd) == (
+        f"{replay_url}?at=3&as=public&token=a+b%26at%3D1%23c"
+    )
+    step = player.get(replay_url, {"at": 2, "token": odd}).content.decode()
+    assert f'href="{replay_url}?at=3&amp;token=a+b%26at%3D1%23c"' in step
+    assert f'href="{reverse("match_detail", args=[match.pk])}?token=a%20b%26at%3D1%23c"' in step
+    record = player.get(print_url, {"token": odd}).content.decode()
+    assert f'href="{replay_url}?token=a%20b%26at%3D1%23c" id="print-replay-link"' in record
