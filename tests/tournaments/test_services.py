@@ -343,7 +343,7 @@ def test_the_tasks_run_the_services_and_the_beat_runs_the_sweep(people, settings
     tournament = entered(
         new_tournament(people[0], starts_at=timezone.now() - timedelta(minutes=1)), people[1:2]
     )
-    assert tasks.sweep_tournaments.apply().get() == {"started": 1, "advanced": 0}
+    assert tasks.sweep_tournaments.apply().get() == {"started": 1, "advanced": 0, "failed": 0}
     (match,) = running_matches(tournament)
     finish(match, [1, 1])
     assert tasks.advance_tournament.apply(args=[tournament.pk]).get() == "next round"
