@@ -9,17 +9,19 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from games import lobby
 from games.errors import ServiceError
-from games.models import Notification
+from games.models import MatchStatus, Notification
 from tests.tournaments.conftest import (
     entered,
     finish,
     new_tournament,
     play_round,
     running_matches,
+    start_now,
 )
 from tournaments import pairing, services
 from tournaments.models import Entrant, EntrantStatus, Placement, Round, Tournament
@@ -167,3 +169,131 @@ def test_a_team_play_round_robin_after_a_withdrawal_gives_the_short_table_byes(p
     assert not Placement.objects.filter(entrant=gone, round__number=2).exists()
     byes = Placement.objects.filter(round__number=2, is_bye=True)
     assert set(byes.values_list("points", flat=True)) == {3.0}  # a first place at a table of 4
+
+
+# -- Departures, deleted accounts and the clock ----------------------------------
+
+
+def _standings(tournament) -> list:
+    return services.standings(
+        [(e.pk, e.rating) for e in tournament.entrants.order_by("joined_at")],
+        services.results_of(tournament),
+    )
+
+
+def _bye_user(tournament, number: int):
+    return Placement.objects.get(
+        round__tournament=tournament, round__number=number, is_bye=True
+    ).entrant.user
+
+
+def test_an_account_deleted_after_the_start_before_its_first_match(people):
+    """Five entrants: round 1 has a bye. Its holder's account is deleted
+    mid-round: the entry and the bye go with it, the round ends, and round 2
+    pairs the other four. An account with a match played cannot go."""
+    tournament = entered(new_tournament(people[0], rounds=2), people[1:5])
+    start_now(tournament)
+    gone = _bye_user(tournament, 1)
+    gone_id = gone.pk
+    gone.delete()
+    assert not Entrant.objects.filter(user_id=gone_id).exists()
+    assert not Placement.objects.filter(round__tournament=tournament, is_bye=True).exists()
+    for match in running_matches(tournament):
+        finish(match, [1, 2])
+    assert services.advance(tournament.pk) == "next round"
+    assert len(running_matches(tournament)) == 2
+    assert not Placement.objects.filter(round__number=2, is_bye=True).exists()
+    rows = _standings(tournament)
+    assert len(rows) == 4 and sum(r.points for r in rows) == pytest.approx(2)
+    played = running_matches(tournament)[0].seats.first().user
+    with pytest.raises(ProtectedError):
+        played.delete()
+
+
+def test_the_creators_account_deleted_before_the_start(people):
+    """The creator is an entrant like the others: their account may go
+    before their first match, and the tournament goes on without them."""
+    tournament = entered(new_tournament(people[0]), people[1:4])
+    people[0].delete()
+    tournament.refresh_from_db()
+    assert tournament.created_by is None
+    assert tournament.entrants.count() == 3
+    assert start_now(tournament) == "started"
+    assert Placement.objects.filter(round__tournament=tournament, is_bye=True).count() == 1
+    assert len(running_matches(tournament)) == 1
+
+
+def test_everyone_but_one_withdraws(people):
+    """Six entrants; five withdraw during round 1 (each match in play is
+    resigned). When the round ends the tournament finishes, although two of
+    its three rounds were never played."""
+    tournament = entered(new_tournament(people[0], rounds=3), people[1:6])
+    start_now(tournament)
+    (stayer_match, *_others) = running_matches(tournament)
+    stayer = stayer_match.seats.get(index=0).user
+    for user in people[:6]:
+        if user != stayer:
+            services.withdraw(user=user, tournament=tournament)
+    assert running_matches(tournament) == []
+    assert services.advance(tournament.pk) == "finished"
+    tournament.refresh_from_db()
+    assert tournament.status == "finished" and tournament.current_round == 1
+    (left,) = tournament.entrants.filter(status=EntrantStatus.ACTIVE)
+    assert left.user == stayer
+    assert {r.entrant: r.points for r in _standings(tournament)}[left.pk] == 1.0
+    assert tournament.entrants.filter(status=EntrantStatus.WITHDRAWN).count() == 5
+    assert Notification.objects.filter(
+        user=stayer, kind="tournament", about__event="finished"
+    ).exists()
+
+
+def test_a_round_robin_withdrawal_mid_round_gives_later_opponents_a_bye(people):
+    """Four entrants, three rounds. One withdraws in round 1: that match is
+    lost at once (the opponent wins it); in rounds 2 and 3 each scheduled
+    opponent has a bye, a win by forfeit, and nobody else is affected."""
+    tournament = entered(new_tournament(people[0], format="round_robin"), people[1:4])
+    start_now(tournament)
+    tournament.refresh_from_db()
+    leaver = people[3]
+    entry = Entrant.objects.get(tournament=tournament, user=leaver)
+    scheduled = [
+        next(e for table in tables if entry.pk in table for e in table if e != entry.pk)
+        for tables in tournament.schedule
+    ]
+    first = next(m for m in running_matches(tournament) if m.seats.filter(user=leaver).exists())
+    services.withdraw(user=leaver, tournament=tournament)
+    first.refresh_from_db()
+    assert first.status == MatchStatus.FINISHED
+    rng = random.Random(4)
+    assert play_round(tournament, rng) == "next round"
+    won = Placement.objects.get(match=first, entrant_id=scheduled[0])
+    assert won.points == 1.0
+    for number, opponent in enumerate(scheduled[1:], start=2):
+        bye = Placement.objects.get(round__tournament=tournament, round__number=number, is_bye=True)
+        assert bye.entrant_id == opponent and bye.points == 1.0
+        assert len(running_matches(tournament)) == 1  # the other two still play
+        assert play_round(tournament, rng) == ("next round" if number < 3 else "finished")
+    assert not Placement.objects.filter(entrant=entry, round__number__gt=1).exists()
+
+
+def test_a_timeout_in_a_tournament_match_counts_as_the_match_rules_say(people):
+    """Loss on time, by the clock's own sweep: the seat to move runs out of
+    time, the match ends, and the tournament scores it as that seat's loss
+    (0 points, the other 1) in the standings."""
+    from games import timeouts
+    from games.engine import registry
+
+    tournament = entered(new_tournament(people[0], timeout_policy="loss"), people[1:2])
+    start_now(tournament)
+    (match,) = running_matches(tournament)
+    (to_move,) = match.seats_to_move(registry.get(match.game_key))
+    late = match.seats.get(index=to_move).user
+    assert timeouts.wake_match(match.pk, now=match.deadline + timedelta(seconds=1)) == "timed out"
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert match.seats.get(user=late).rank == 2
+    assert services.advance(tournament.pk) == "next round"
+    points = dict(Placement.objects.filter(match=match).values_list("entrant__user_id", "points"))
+    assert points == {late.pk: 0.0, next(u for u in points if u != late.pk): 1.0}
+    rows = _standings(tournament)
+    assert rows[-1].entrant == Entrant.objects.get(tournament=tournament, user=late).pk
