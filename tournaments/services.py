@@ -267,7 +267,6 @@ def start(tournament_id: int, now=None) -> str:
             )
             tournament.rounds = len(tournament.schedule)
         tournament.save()
-        notify.tournament_event(tournament, notify.STARTED)
         _create_round(tournament, 1)
     return "started"
 
@@ -486,6 +485,8 @@ def _create_round(tournament: Tournament, number: int) -> Round:
     Placement.objects.bulk_create(placements)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
+    if number == 1:  # the start's news, which tells those with a bye so
+        notify.tournament_event(tournament, notify.STARTED, byes=set(byes))
     notify.tournament_event(tournament, notify.ROUND, round_number=number)
     if not tables:  # everyone had a bye (all but one withdrew): go on at once
         outbox.hand_over_after_commit(ADVANCE_TASK, tournament.pk)
