@@ -190,16 +190,20 @@ def queue_news(user, kind: str, *, tag: str, about: dict, version: int = 0) -> N
 
 
 def queue_tournament(
-    user, *, tournament_id: int, name: str, event: str, round_number: int = 0
+    user, *, tournament_id: int, name: str, event: str, round_number: int = 0, bye: bool = False
 ) -> Notification | None:
     """A tournament's news for one entrant (``tournaments.notify``), once
-    per (user, tournament, event, round)."""
+    per (user, tournament, event, round); ``bye``: the entrant sits this
+    round out (the start's news then says so, not "your first match")."""
+    about = {"tournament": tournament_id, "name": name, "event": event, "round": round_number}
+    if bye:
+        about["bye"] = True
     return queue_news(
         user,
         NotificationKind.TOURNAMENT,
         tag=f"t{tournament_id}-{event[:1]}{round_number}",
         version=round_number,
-        about={"tournament": tournament_id, "name": name, "event": event, "round": round_number},
+        about=about,
     )
 
 
@@ -210,7 +214,13 @@ def tournament_context(row: Notification) -> dict:
     event = about.get("event")
     if event == "started":
         subject = _("The tournament %(name)s has started") % what
-        line = _("The tournament %(name)s has started; your first match is waiting.") % what
+        if about.get("bye"):
+            line = (
+                _("The tournament %(name)s has started; you sit out round 1 with a bye (a win).")
+                % what
+            )
+        else:
+            line = _("The tournament %(name)s has started; your first match is waiting.") % what
     elif event == "round":
         subject = _("Round %(round)s of %(name)s has started") % what
         line = _("Round %(round)s of the tournament %(name)s has started.") % what

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import CreateMatchForm
@@ -19,7 +21,6 @@ class CreateTournamentForm(CreateMatchForm):
     rounds = forms.IntegerField(
         label=_("Rounds (Swiss)"),
         min_value=1,
-        max_value=15,
         initial=5,
         required=False,
         help_text=_("A round robin has as many rounds as it needs for everyone to meet."),
@@ -29,12 +30,8 @@ class CreateTournamentForm(CreateMatchForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text=_("In your time zone."),
     )
-    min_entrants = forms.IntegerField(
-        label=_("Fewest entrants"), min_value=2, max_value=256, initial=4
-    )
-    max_entrants = forms.IntegerField(
-        label=_("Most entrants"), min_value=2, max_value=256, initial=16
-    )
+    min_entrants = forms.IntegerField(label=_("Fewest entrants"), min_value=2, initial=4)
+    max_entrants = forms.IntegerField(label=_("Most entrants"), min_value=2, initial=16)
 
     field_order = [
         "name",
@@ -52,6 +49,11 @@ class CreateTournamentForm(CreateMatchForm):
         for name in ("visibility", "min_rating", "max_rating"):
             self.fields.pop(name, None)
         self.fields["n_seats"].label = _("Players at each table")
+        # The maxima are the services' own settings (``SMOKI``), read per form.
+        limits = settings.SMOKI
+        _at_most(self.fields["rounds"], limits["TOURNAMENT_MAX_ROUNDS"])
+        for name in ("min_entrants", "max_entrants"):
+            _at_most(self.fields[name], limits["TOURNAMENT_MAX_ENTRANTS"])
 
     def clean(self):
         cleaned = forms.Form.clean(self)
@@ -61,3 +63,12 @@ class CreateTournamentForm(CreateMatchForm):
         if cleaned.get("format") == Format.SWISS and not cleaned.get("rounds"):
             self.add_error("rounds", _("Say how many rounds."))
         return cleaned
+
+
+def _at_most(field: forms.IntegerField, high: int) -> None:
+    """Give ``field`` the maximum ``high``: its check and the browser's."""
+    field.max_value = high
+    field.validators = [v for v in field.validators if not isinstance(v, MaxValueValidator)] + [
+        MaxValueValidator(high)
+    ]
+    field.widget.attrs["max"] = str(high)

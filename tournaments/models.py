@@ -52,8 +52,14 @@ class Tournament(models.Model):
     # Round robin: every round's tables (entrant ids in seat order), fixed at
     # the start so a withdrawal or a deleted account does not reshuffle them.
     schedule = models.JSONField(default=list, blank=True)
+    # Null once the creator's account is deleted (possible before their first
+    # match, as for any entrant): the tournament goes on without them.
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments_created",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

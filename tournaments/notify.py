@@ -4,6 +4,8 @@ ended, it was cancelled. Each is an outbox row per entrant
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from games import notifications
 
 STARTED = "started"
@@ -12,9 +14,12 @@ FINISHED = "finished"
 CANCELLED = "cancelled"
 
 
-def tournament_event(tournament, event: str, round_number: int = 0) -> None:
+def tournament_event(
+    tournament, event: str, round_number: int = 0, byes: Collection[int] = ()
+) -> None:
     """Queue one notification per entrant still in the tournament (inside the
-    caller's transaction; delivered after the commit)."""
+    caller's transaction; delivered after the commit). ``byes``: the entrant
+    ids sitting the round out."""
     from tournaments.models import EntrantStatus
 
     entrants = tournament.entrants.filter(status=EntrantStatus.ACTIVE).select_related(
@@ -27,4 +32,5 @@ def tournament_event(tournament, event: str, round_number: int = 0) -> None:
             name=tournament.name,
             event=event,
             round_number=round_number,
+            bye=entrant.pk in byes,
         )

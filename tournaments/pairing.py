@@ -15,9 +15,8 @@ explains the rules in words; the docstrings here say how.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -44,18 +43,43 @@ class History:
         return sum(self.met[Pair((a, b))] for b in table)
 
 
-def table_sizes(n: int, size: int, smallest: int) -> tuple[list[int], int]:
+def table_sizes(
+    n: int, size: int, smallest: int, allowed: Collection[int] | None = None
+) -> tuple[list[int], int]:
     """Split ``n`` players into tables of at most ``size`` and at least
-    ``smallest`` seats, as even as possible; the players left over sit out
-    with a bye. Returns (sizes, number of byes)."""
-    if n < smallest:
+    ``smallest`` seats whose sizes are all in ``allowed`` (every size between
+    by default; Drakon's team play allows only 4 and 6). As many players as
+    possible are seated, at as few tables as possible, as even as possible;
+    those left over sit out with a bye. Returns (sizes, largest first, and
+    the number of byes).
+
+    A small dynamic programme over the number seated: for each total, the
+    fewest tables, then the smallest sum of squared sizes (the most even).
+    """
+    counts = sorted(
+        {k for k in (allowed if allowed is not None else range(smallest, size + 1))}
+        & set(range(smallest, size + 1))
+    )
+    if not counts or n < counts[0]:
         return [], n
-    tables = math.ceil(n / size)
-    base, extra = divmod(n, tables)
-    if base >= smallest:
-        return [base + 1] * extra + [base] * (tables - extra), 0
-    full = n // size
-    return [size] * full, n - full * size
+    best: list[tuple[int, int] | None] = [None] * (n + 1)
+    last = [0] * (n + 1)
+    best[0] = (0, 0)
+    for total in range(1, n + 1):
+        for k in counts:
+            before = best[total - k] if total >= k else None
+            if before is None:
+                continue
+            cost = (before[0] + 1, before[1] + k * k)
+            if best[total] is None or cost < best[total]:
+                best[total], last[total] = cost, k
+    seated = max(total for total in range(n + 1) if best[total] is not None)
+    sizes = []
+    total = seated
+    while total:
+        sizes.append(last[total])
+        total -= last[total]
+    return sorted(sizes, reverse=True), n - seated
 
 
 def seat_order(table: list[int], history: History, rank: dict[int, int]) -> list[int]:
@@ -68,7 +92,7 @@ def seat_order(table: list[int], history: History, rank: dict[int, int]) -> list
 
 
 def round_robin_rounds(
-    players: list[int], size: int = 2, smallest: int = 2
+    players: list[int], size: int = 2, smallest: int = 2, allowed: Collection[int] | None = None
 ) -> list[list[list[int]]]:
     """Every round of a round robin, as tables of player ids in seat order.
 
@@ -79,7 +103,7 @@ def round_robin_rounds(
     """
     if size == 2:
         return _circle(players)
-    return _greedy_rounds(players, size, smallest)
+    return _greedy_rounds(players, size, smallest, allowed)
 
 
 def _circle(players: list[int]) -> list[list[list[int]]]:
@@ -104,7 +128,9 @@ def _circle(players: list[int]) -> list[list[list[int]]]:
     return rounds
 
 
-def _greedy_rounds(players: list[int], size: int, smallest: int) -> list[list[list[int]]]:
+def _greedy_rounds(
+    players: list[int], size: int, smallest: int, allowed: Collection[int] | None = None
+) -> list[list[list[int]]]:
     """Tables of N: round after round until every pair has met at least once.
 
     Each round the tables are filled one seat at a time: a table starts with
@@ -124,7 +150,7 @@ def _greedy_rounds(players: list[int], size: int, smallest: int) -> list[list[li
 
     limit = 4 * len(players) + 4
     while any(unmet(p) for p in players) and len(rounds) < limit:
-        sizes, n_byes = table_sizes(len(players), size, smallest)
+        sizes, n_byes = table_sizes(len(players), size, smallest, allowed)
         order = sorted(players, key=lambda p: (history.byes[p], -unmet(p), rank[p]))
         sitting_out = sorted(order, key=lambda p: (unmet(p) > 0, history.byes[p], -rank[p]))[
             :n_byes
@@ -220,7 +246,11 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
 
 
 def swiss_tables(
-    players: list[Standing], history: History, size: int, smallest: int
+    players: list[Standing],
+    history: History,
+    size: int,
+    smallest: int,
+    allowed: Collection[int] | None = None,
 ) -> tuple[list[list[int]], list[int]]:
     """Tables of N for a Swiss round, and those with a bye.
 
@@ -230,7 +260,7 @@ def swiss_tables(
     standings, the one who met its players least (so scores stay together
     and repeats are avoided where a near neighbour allows)."""
     order = standings_order(players)
-    sizes, n_byes = table_sizes(len(order), size, smallest)
+    sizes, n_byes = table_sizes(len(order), size, smallest, allowed)
     byes = []
     for _ in range(n_byes):
         chosen = pick_bye([s for s in order if s.id not in byes], history)

@@ -244,15 +244,3 @@ def _results(placements: list[Placement]) -> list[TableResult]:
             )
         )
     return results
-
-
-def tournaments_of(user_id: int, limit: int = 20) -> list[Tournament]:
-    """A player's tournaments for their page: running and open first, then the latest."""
-    rows = list(
-        Tournament.objects.filter(entrants__user_id=user_id)
-        .order_by("status", "-starts_at")
-        .distinct()[:limit]
-    )
-    for tournament in rows:
-        tournament.game_title = game_title(tournament.game_key)
-    return rows

@@ -87,7 +87,7 @@ def create_tournament(
     if format not in Format.values:
         raise ServiceError(_("Unknown tournament format."))
     largest = _setting("TOURNAMENT_MAX_ENTRANTS")
-    fewest = 2 if table_size == 2 else max(2, game.min_players)
+    fewest = min(seat_counts(game, table_size, options))
     if not fewest <= min_entrants <= max_entrants <= largest:
         raise ServiceError(
             _("Entrants: at least %(low)d, at most %(high)d, the fewest not above the most.")
@@ -261,21 +261,38 @@ def start(tournament_id: int, now=None) -> str:
         tournament.started_at = now
         if tournament.format == Format.ROUND_ROBIN:
             ids = [e.pk for e in _seeding_order(entrants)]
-            smallest = _smallest_table(tournament)
-            tournament.schedule = pairing.round_robin_rounds(ids, tournament.table_size, smallest)
+            counts = _seat_counts(tournament)
+            tournament.schedule = pairing.round_robin_rounds(
+                ids, tournament.table_size, min(counts), counts
+            )
             tournament.rounds = len(tournament.schedule)
         tournament.save()
-        notify.tournament_event(tournament, notify.STARTED)
         _create_round(tournament, 1)
     return "started"
 
 
-def _smallest_table(tournament: Tournament) -> int:
+def seat_counts(game, table_size: int, options) -> list[int]:
+    """The table sizes a round may use: from the game's fewest players (two
+    for two-player tables) up to ``table_size``, each one the game accepts
+    with these options (``Game.validate_setup``: Drakon's team play takes
+    only 4 or 6). ``table_size`` itself is always among them, as
+    ``checked_setup`` accepted it at creation."""
+    fewest = 2 if table_size == 2 else max(2, game.min_players)
+    return [
+        k
+        for k in range(fewest, table_size + 1)
+        if k == table_size or game.validate_setup(k, options) is None
+    ]
+
+
+def _seat_counts(tournament: Tournament) -> list[int]:
     from games.engine import registry
 
-    if tournament.table_size == 2:
-        return 2
-    return max(2, registry.get(tournament.game_key).min_players)
+    return seat_counts(registry.get(tournament.game_key), tournament.table_size, tournament.options)
+
+
+def _smallest_table(tournament: Tournament) -> int:
+    return min(_seat_counts(tournament))
 
 
 def _playable(tournament: Tournament) -> list[Entrant]:
@@ -320,7 +337,9 @@ def advance(tournament_id: int) -> str:
         if current.finished_at is None:
             current.finished_at = timezone.now()
             current.save(update_fields=["finished_at"])
-        if tournament.current_round >= tournament.rounds or len(_playable(tournament)) < 2:
+        if tournament.current_round >= tournament.rounds or len(
+            _playable(tournament)
+        ) < _smallest_table(tournament):
             _finish(tournament)
             return "finished"
         _create_round(tournament, tournament.current_round + 1)
@@ -410,13 +429,14 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant]):
     active = {e.pk for e in entrants}
     if tournament.format == Format.ROUND_ROBIN:
         tables = []
-        smallest = _smallest_table(tournament)
+        counts = _seat_counts(tournament)
         for table in tournament.schedule[number - 1]:
             kept = [e for e in table if e in active]
-            if len(kept) >= smallest:
+            if len(kept) in counts:
                 tables.append(kept)
         # Everyone not seated this round has a bye: the odd one out of the
-        # schedule, or one whose tablemates withdrew (a win by forfeit).
+        # schedule, or one whose tablemates withdrew (a win by forfeit),
+        # also when too few are left, or a number the game cannot seat.
         seated = {e for table in tables for e in table}
         byes = [e.pk for e in _seeding_order(entrants) if e.pk not in seated]
         return tables, byes
@@ -427,9 +447,8 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant]):
     if tournament.table_size == 2:
         tables, bye = pairing.swiss_pairs(players, history)
         return tables, [bye] if bye is not None else []
-    return pairing.swiss_tables(
-        players, history, tournament.table_size, _smallest_table(tournament)
-    )
+    counts = _seat_counts(tournament)
+    return pairing.swiss_tables(players, history, tournament.table_size, min(counts), counts)
 
 
 def _create_round(tournament: Tournament, number: int) -> Round:
@@ -466,6 +485,8 @@ def _create_round(tournament: Tournament, number: int) -> Round:
     Placement.objects.bulk_create(placements)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
+    if number == 1:  # the start's news, which tells those with a bye so
+        notify.tournament_event(tournament, notify.STARTED, byes=set(byes))
     notify.tournament_event(tournament, notify.ROUND, round_number=number)
     if not tables:  # everyone had a bye (all but one withdrew): go on at once
         outbox.hand_over_after_commit(ADVANCE_TASK, tournament.pk)
@@ -500,10 +521,27 @@ def on_match_ended(sender, match, seats, **kwargs) -> None:
 
 
 def sweep(now=None) -> dict:
-    """The beat's pass: start the tournaments due, advance any whose round is over."""
-    started = [start(pk, now) for pk in due_to_start(now)]
-    advanced = [advance(pk) for pk in waiting_to_advance()]
-    return {"started": len(started), "advanced": advanced.count("next round")}
+    """The beat's pass: start the tournaments due, advance any whose round is
+    over. Each tournament is a step of its own: one that fails (its
+    transaction, a savepoint inside an outer one, rolled back) is logged and
+    the others go on, so no tournament can hold up those after it."""
+    started = [_isolated(start, pk, now) for pk in due_to_start(now)]
+    advanced = [_isolated(advance, pk) for pk in waiting_to_advance()]
+    outcomes = started + advanced
+    return {
+        "started": len(started) - started.count("failed"),
+        "advanced": advanced.count("next round"),
+        "failed": outcomes.count("failed"),
+    }
+
+
+def _isolated(step, tournament_id: int, *args) -> str:
+    try:
+        with transaction.atomic():
+            return step(tournament_id, *args)
+    except Exception:
+        logger.exception("Tournament %s: %s failed", tournament_id, step.__name__)
+        return "failed"
 
 
 # -- Moderators -----------------------------------------------------------------

@@ -8,7 +8,9 @@ full log, the verify page, the notifications page, every email built for
 them (with its move links) and the SVG source of the email's board picture
 are captured, the game's ``perturb_secrets`` changes everything that
 viewer must not know, and everything is captured again. It must be
-byte-identical. A sanity check shows the same kind of change does reach the
+byte-identical. The same holds for the tournament and ladder pages (the
+lists, a tournament's page, a ladder's page with its challenges) while a
+tournament match and a ladder challenge's match are in play. A sanity check shows the same kind of change does reach the
 seat it belongs to, so the comparison can fail.
 """
 
@@ -196,3 +198,118 @@ def test_the_public_log_carries_only_public_actions_until_the_end(key, make_user
         expected = action if action["type"].startswith("_") else game.public_action(action)
         assert entry["action"] == expected
     assert data["seed"] is None
+
+
+def _tournament_match(key, make_user):
+    """A one-round Swiss tournament of the game whose single table is in play."""
+    from datetime import timedelta
+
+    from tournaments import services as tournament_services
+    from tournaments.models import Placement
+
+    game = registry.get(key)
+    n = min(max(3, game.min_players), game.max_players)
+    users = [make_user(f"{key[:8]}-t{i}") for i in range(n)]
+    tournament = tournament_services.create_tournament(
+        user=users[0],
+        name=f"Secrets cup of {key}",
+        game_key=key,
+        table_size=n,
+        format="swiss",
+        rounds=1,
+        starts_at=timezone.now() + timedelta(minutes=1),
+        min_entrants=n,
+        max_entrants=n,
+    )
+    for user in users[1:]:
+        tournament_services.join(user=user, tournament=tournament)
+    assert tournament_services.start(tournament.pk, now=timezone.now() + timedelta(minutes=2)) == (
+        "started"
+    )
+    match = Placement.objects.get(round__tournament=tournament, seat=0).match
+    return game, tournament, match, users
+
+
+def _ladder_match(key, make_user):
+    """A ladder challenge of the game, accepted and in play (two seats)."""
+    from ladders import services as ladder_services
+
+    users = [make_user(f"{key[:8]}-l{i}") for i in range(2)]
+    for user in users:
+        ladder_services.join(user, key)
+    found = ladder_services.challenge(users[1], key, users[0].username)
+    ladder_services.accept(users[0], found.pk)
+    match = Match.objects.get(pk=found.match_id)
+    assert match.status == MatchStatus.ACTIVE
+    return match, users
+
+
+def _capture_events(client, tournament, ladder_key, users) -> dict[str, str]:
+    """The tournament and ladder pages, the lists, and everyone's player page."""
+    urls = {
+        "tournaments": reverse("tournament_list"),
+        "tournament": reverse("tournament_detail", args=[tournament.pk]),
+        "ladders": reverse("ladder_list"),
+        "lobby": "/",
+    }
+    if ladder_key:
+        urls["ladder"] = reverse("ladder_detail", args=[ladder_key])
+    for user in users:
+        urls[f"player {user.username}"] = reverse("player_page", args=[user.username])
+    captured = {}
+    for name, url in urls.items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        captured[name] = _normalise(response.content.decode())
+    return captured
+
+
+@pytest.mark.parametrize("key", keys_for("secrets"))
+def test_tournament_and_ladder_pages_show_no_secrets(key, make_user):
+    """The same differential check over /tournaments/, a tournament's page,
+    /ladders/, a ladder's page with its challenges, and the players' pages:
+    each viewer's secrets-free pages stay byte-identical when everything they
+    must not know about the tournament's match and a ladder challenge's
+    match changes."""
+    from ladders.rungs import ladder_game
+
+    game, tournament, t_match, t_users = _tournament_match(key, make_user)
+    _play(game, t_match, MOVES)
+    assert t_match.status == MatchStatus.ACTIVE and t_match.version > 0
+    matches, everyone = [t_match], list(t_users)
+    ladder_key = key if ladder_game(key) is not None else None
+    if ladder_key:
+        l_match, l_users = _ladder_match(key, make_user)
+        _play(game, l_match, MOVES // 2)
+        matches.append(l_match)
+        everyone += l_users
+    originals = {m.pk: Match.objects.get(pk=m.pk).state for m in matches}
+    seat_of = {
+        (seat.match_id, seat.user_id): seat.index
+        for seat in Seat.objects.filter(match__in=matches).exclude(user=None)
+    }
+    viewers = [(None, Client())]
+    for user in everyone:
+        client = Client()
+        client.force_login(user)
+        viewers.append((user, client))
+    rng = Rng.from_seed(f"kit-events-{key}")
+    for user, client in viewers:
+        before = _capture_events(client, tournament, ladder_key, everyone)
+        # The pages do show the matches in play (so a leak would be on them).
+        assert reverse("match_detail", args=[t_match.pk]) in before["tournament"]
+        if ladder_key and user in l_users:
+            assert reverse("match_detail", args=[l_match.pk]) in before["ladder"]
+        for match in matches:
+            seat = seat_of.get((match.pk, user.pk)) if user else None
+            perturbed = game.perturb_secrets(originals[match.pk], seat, rng)
+            assert perturbed != originals[match.pk]
+            Match.objects.filter(pk=match.pk).update(state=perturbed)
+        after = _capture_events(client, tournament, ladder_key, everyone)
+        for match in matches:
+            Match.objects.filter(pk=match.pk).update(state=originals[match.pk])
+        for name in before:
+            assert after[name] == before[name], (
+                f"{key}: what {user.username if user else 'a spectator'} is served as"
+                f" {name!r} changes with secrets they must not know"
+            )

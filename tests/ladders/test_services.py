@@ -250,3 +250,61 @@ def test_the_challenged_player_is_emailed_through_the_outbox(ladder_of):
     (email,) = mail.outbox
     assert email.to == ["p1@example.com"]
     assert f"/m/{challenge.match_id}/" in email.body
+
+
+def test_the_acceptance_window_is_seven_days(ladder_of, settings):
+    """``LADDER_ACCEPT_DAYS`` is 7 by default, and a challenge's deadline is
+    its creation plus that many days (a changed setting moves it)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    assert settings.SMOKI["LADDER_ACCEPT_DAYS"] == 7
+    ladder_of(4)
+    p3, p4 = (Entry.objects.get(user__username=n).user for n in ("p3", "p4"))
+    before = timezone.now()
+    challenge = services.challenge(p3, "drako", "p1")
+    after = timezone.now()
+    assert before + timedelta(days=7) <= challenge.accept_by <= after + timedelta(days=7)
+    assert abs(challenge.accept_by - challenge.created_at - timedelta(days=7)) < timedelta(
+        seconds=1
+    )
+    settings.SMOKI = {**settings.SMOKI, "LADDER_ACCEPT_DAYS": 2}
+    shorter = services.challenge(p4, "drako", "p2")
+    assert abs(shorter.accept_by - shorter.created_at - timedelta(days=2)) < timedelta(seconds=1)
+
+
+def test_a_two_seat_challenge_in_nogi_played_to_its_end(ladder_of):
+    """Nogi seats two to seven; a ladder challenge is its two-seat match,
+    played move by move through ``games.services.submit_action`` (the
+    heuristic bot choosing for each player) until the game ends. The result
+    settles the challenge and the ladder, and the match is rated."""
+    from games import services as game_services
+    from games.engine import registry
+    from players.models import Rating
+    from tests.conformance.kit import bot_choice
+
+    p1, p2 = ladder_of(2, "nogi")
+    challenge = services.challenge(p2, "nogi", "p1")
+    services.accept(p1, challenge.pk)
+    match = challenge.match
+    match.refresh_from_db()
+    assert match.n_seats == 2 and match.status == MatchStatus.ACTIVE
+    game = registry.get("nogi")
+    for step in range(3000):
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            break
+        (seat, *_rest) = game.current_seats(match.state)
+        action = bot_choice("nogi", match.state, seat, "heuristic", f"ladder{step}")
+        user = match.seats.get(index=seat).user
+        game_services.submit_action(match, user, action, match.version)
+    assert match.status == MatchStatus.FINISHED
+    ranks = dict(match.seats.values_list("user__username", "rank"))
+    challenge.refresh_from_db()
+    assert challenge.status == ChallengeStatus.DONE
+    if ranks["p2"] < ranks["p1"]:
+        assert challenge.outcome == Outcome.WON and order("nogi") == ["p2", "p1"]
+    else:
+        assert challenge.outcome != Outcome.WON and order("nogi") == ["p1", "p2"]
+    assert Rating.objects.filter(game_key="nogi", user__in=[p1, p2]).count() == 2

@@ -6,8 +6,10 @@
    postgres://postgres@127.0.0.1:5432/smoki_tournament_bench, a database of
    its own), creating and migrating it, and empties its tournaments,
    matches and players.
-2. Makes TB_ENTRANTS (128) players, a Swiss tournament of TB_ROUNDS (7)
-   rounds of Nogi for them, and starts it through ``tournaments.services``.
+2. Makes TB_ENTRANTS (128) players with random ratings for Nogi (rating
+   rows, which the start's seeding reads, so pairing by points then rating
+   sees a real spread), a Swiss tournament of TB_ROUNDS (7) rounds of Nogi
+   for them, and starts it through ``tournaments.services``.
 3. Each round: every match's seats are handed to bots of level TB_LEVEL
    ("random", the fastest; "heuristic" also works) which play it to the
    end through ``games.services.play_bot_turns``, then ``services.advance``
@@ -16,7 +18,8 @@
    timed, and so is the whole advance (with the 64 new matches started);
    a baseline measured in the same run (sorting the same standings and
    pairing neighbours, no matching) gives the ratio.
-4. Checks the standings: every entrant played every round, the points add
+4. Checks that each entrant's rating at the start is their rating for the
+   game, and the standings: every entrant played every round, the points add
    up to one a match, no pair met twice, the rows are ordered by points,
    Buchholz and Sonneborn-Berger, and each Buchholz is the sum of the
    opponents' points. Exits 1 if a pairing took a second or more, or a
@@ -106,7 +109,7 @@ def prepare():
 
     if ModerationAction.objects.exists():
         raise SystemExit("the bench database has moderation records: use a database of its own")
-    from players.models import Rating, RatingChange
+    from players.models import Rating, RatingChange, display_of
 
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
@@ -133,10 +136,23 @@ def prepare():
     from tournaments.models import Entrant
 
     Entrant.objects.bulk_create(Entrant(tournament=tournament, user=u) for u in users[1:])
+    # Ratings for the game, which the start's seeding reads (the entrant's
+    # rating at the start): "points, then rating" is played with real spread.
     rng = random.Random(7)
-    for entrant in Entrant.objects.filter(tournament=tournament):
-        entrant.rating = rng.randint(600, 1800)
-        entrant.save(update_fields=["rating"])
+    ratings = []
+    for user in users:
+        mu, sigma = rng.uniform(18.0, 40.0), rng.uniform(2.0, 5.0)
+        ratings.append(
+            Rating(
+                user=user,
+                game_key="nogi",
+                mu=mu,
+                sigma=sigma,
+                display=display_of(mu, sigma),
+                rated_matches=20,
+            )
+        )
+    Rating.objects.bulk_create(ratings)
     started = time.perf_counter()
     services.start(tournament.pk, now=starts)
     print(f"{ENTRANTS} entrants, {ROUNDS} rounds, bots of level {LEVEL!r}")
@@ -203,11 +219,16 @@ def report(timings) -> bool:
 
 
 def check(tournament) -> bool:
+    from players.models import Rating
     from tournaments import selectors, services
     from tournaments.models import Placement
 
     tournament.refresh_from_db()
     problems = []
+    shown = dict(Rating.objects.filter(game_key="nogi").values_list("user_id", "display"))
+    seeded = dict(tournament.entrants.values_list("user_id", "rating"))
+    if seeded != {user: shown.get(user) for user in seeded} or len(set(seeded.values())) < 2:
+        problems.append("the entrants' ratings at the start are not their ratings for the game")
     if tournament.status != "finished":
         problems.append(f"status {tournament.status}")
     placements = list(

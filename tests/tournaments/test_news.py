@@ -123,3 +123,44 @@ def test_a_player_who_chose_the_digest_gets_the_news_in_it(people):
     (digest,) = mail.outbox
     assert "Round 1 of Wiosna has started" in digest.body
     assert set(rows.values_list("status", flat=True)) == {DeliveryStatus.IN_DIGEST}
+
+
+def test_the_start_tells_a_player_with_a_bye_in_round_1_so(people):
+    """Three entrants: two play round 1, one sits it out. The start's news
+    says "your first match is waiting" only to those who have one; the one
+    with the bye is told so, in their language."""
+    from django.utils import translation
+
+    from tournaments.models import Placement
+
+    people[2].profile.language = "pl"
+    people[2].profile.save()
+    tournament = entered(new_tournament(people[0], name="Wiosna"), people[1:3])
+    start_now(tournament)
+    bye = Placement.objects.get(round__tournament=tournament, is_bye=True).entrant.user
+    rows = Notification.objects.filter(kind="tournament", about__event="started")
+    assert rows.count() == 3
+    for row in rows:
+        line = notifications.tournament_context(row)["lines"][0]
+        if row.user == bye:
+            assert row.about["bye"] is True
+            assert (
+                line == "The tournament Wiosna has started; you sit out round 1 with a bye (a win)."
+            )
+        else:
+            assert "bye" not in row.about
+            assert line == "The tournament Wiosna has started; your first match is waiting."
+    row = rows.get(user=bye)
+    for language, words in [
+        ("pl", "w 1. rundzie masz wolny los"),
+        ("cs", "v 1. kole máte volný los"),
+    ]:
+        with translation.override(language):
+            assert words in notifications.tournament_context(row)["lines"][0]
+    # The news is still queued before the round's: the bell lists the start first.
+    order = list(
+        Notification.objects.filter(user=bye, kind="tournament")
+        .order_by("pk")
+        .values_list("about__event", flat=True)
+    )
+    assert order == ["started", "round"]

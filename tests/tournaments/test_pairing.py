@@ -153,3 +153,71 @@ def test_equal_points_are_ordered_by_buchholz_then_sonneborn_berger():
     # 1 point) before 2 (opponent with 0), and Sonneborn-Berger 1 (beat 3,
     # who has 1) before 3 (beat 4, who has 0).
     assert order == [1, 3, 2, 4]
+
+
+@given(
+    n=st.integers(3, 16),
+    size=st.integers(3, 7),
+    smallest=st.sampled_from(["two", "three", "full", "team"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_round_robin_of_tables_of_n_shares_out_the_first_seats(n, size, smallest):
+    """Who sits first rotates: each entrant sits first within 1.5 of their
+    fair share (over their tables, one in the table's size), and no two
+    entrants' first seats differ by more than two."""
+    allowed = None
+    if smallest == "team":
+        size, low, allowed = 6, 4, [4, 6]
+    else:
+        low = {"two": 2, "three": min(3, size), "full": size}[smallest]
+    if n < low:
+        return
+    rounds = pairing.round_robin_rounds(list(range(n)), size, low, allowed)
+    firsts = Counter(t[0] for tables in rounds for t in tables)
+    for p in range(n):
+        share = sum(1 / len(t) for tables in rounds for t in tables if p in t)
+        assert abs(firsts[p] - share) <= 1.5, (p, firsts[p], share)
+    assert max(firsts[p] for p in range(n)) - min(firsts[p] for p in range(n)) <= 2
+    if allowed:
+        assert all(len(t) in allowed for tables in rounds for t in tables)
+
+
+@given(
+    n=st.integers(3, 40),
+    size=st.integers(3, 6),
+    seed=st.integers(0, 10**6),
+    earlier=st.integers(0, 4),
+)
+@settings(max_examples=60, deadline=None)
+def test_swiss_tables_of_n_keep_score_groups_together(n, size, seed, earlier):
+    """Tables are filled from the top of the standings: each starts with the
+    highest placed entrant still free, and takes the rest from the next
+    places only (the window of 2N), so scores stay together. With no earlier
+    meetings to avoid, the tables are exactly consecutive runs of the
+    standings: nobody sits with a lower score group while a higher one is
+    unseated."""
+    rng = random.Random(seed)
+    history = pairing.History()
+    ids = list(range(n))
+    for _round in range(earlier):
+        rng.shuffle(ids)
+        for start in range(0, n - size + 1, size):
+            history.record_table(ids[start : start + size])
+    players = [pairing.Standing(p, rng.choice([0.0, 1.0, 2.0, 3.0]), 1000 + p) for p in range(n)]
+    tables, byes = pairing.swiss_tables(players, history, size, 3)
+    order = [s.id for s in pairing.standings_order(players) if s.id not in byes]
+    points = {s.id: s.points for s in players}
+    index = {p: i for i, p in enumerate(order)}
+    seated_before = 0
+    taken: set[int] = set()
+    for table in tables:
+        top = min(table, key=index.get)
+        assert top == next(p for p in order if p not in taken)
+        assert all(index[p] < seated_before + 3 * size for p in table)
+        taken.update(table)
+        seated_before += len(table)
+    if earlier == 0:
+        runs = [sorted(t, key=index.get) for t in tables]
+        assert [p for run in runs for p in run] == order
+        for upper, lower in zip(tables, tables[1:], strict=False):
+            assert min(points[p] for p in upper) >= max(points[p] for p in lower)

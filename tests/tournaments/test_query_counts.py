@@ -51,3 +51,27 @@ def test_the_list_reads_a_fixed_number_of_queries(client, people):
     with CaptureQueriesContext(connection) as after:
         client.get(url)
     assert len(before.captured_queries) == len(after.captured_queries) <= 4
+
+
+NEW_PAGE_QUERIES = 2  # the user and the bell (the session is in the cache)
+
+
+def test_the_new_tournament_form_reads_a_fixed_number_of_queries(client, people):
+    """The form (/tournaments/new/) reads the same few queries however many
+    tournaments, matches and games there are, for each game's form."""
+    client.force_login(people[0])
+    counts = {}
+    for game in ("nogi", "drakon", "drako"):
+        url = reverse("tournament_create") + f"?game={game}"
+        client.get(url)  # warm caches (the game registry, translations)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        counts[game] = len(queries.captured_queries)
+    for i in range(6):
+        start_now(entered(new_tournament(people[i], name=f"t{i}"), people[i + 6 : i + 7]))
+    with CaptureQueriesContext(connection) as after:
+        client.get(reverse("tournament_create") + "?game=nogi")
+    assert len(after.captured_queries) == counts["nogi"]
+    assert set(counts.values()) == {counts["nogi"]}
+    assert counts["nogi"] == NEW_PAGE_QUERIES, counts

@@ -23,6 +23,7 @@ from tests.tournaments.conftest import (
 )
 from tournaments import services
 from tournaments.models import Entrant, EntrantStatus, Placement, Round, Tournament
+from tournaments.standings import points_for_ranks
 
 
 def _met_pairs(tournament) -> list[frozenset]:
@@ -304,25 +305,33 @@ def test_the_tournament_table_is_a_normal_match(people):
     assert all(s.status == SeatStatus.PLAYING for s in seats)
 
 
+def _bots_play_the_round(tournament) -> list[Match]:
+    """Every match of the current round played to its end by random bots
+    through ``games.services.play_bot_turns``."""
+    from games import services as game_services
+
+    matches = running_matches(tournament)
+    Seat.objects.filter(match__in=matches).update(is_bot=True, bot_level="random")
+    for match in matches:
+        for _turns in range(50):
+            if not Match.objects.filter(pk=match.pk, status=MatchStatus.ACTIVE).exists():
+                break
+            game_services.play_bot_turns(match.pk, 200)
+    assert not Match.objects.filter(
+        pk__in=[m.pk for m in matches], status=MatchStatus.ACTIVE
+    ).exists()
+    return matches
+
+
 def test_a_swiss_of_nine_played_out_by_bots(people):
     """Every match of every round played to its end by random bots through
     ``games.services.play_bot_turns`` (the test game Hatchlings, short)."""
-    from games import services as game_services
-    from games.models import Seat
-
     tournament = entered(
         new_tournament(people[0], rounds=3, game_key="hatchlings", rated=False), people[1:9]
     )
     start_now(tournament)
     for _ in range(3):
-        matches = running_matches(tournament)
-        assert len(matches) == 4
-        Seat.objects.filter(match__in=matches).update(is_bot=True, bot_level="random")
-        for match in matches:
-            for _turns in range(50):
-                if not Match.objects.filter(pk=match.pk, status=MatchStatus.ACTIVE).exists():
-                    break
-                game_services.play_bot_turns(match.pk, 200)
+        assert len(_bots_play_the_round(tournament)) == 4
         outcome = services.advance(tournament.pk)
     assert outcome == "finished"
     assert len(_met_pairs(tournament)) == len(set(_met_pairs(tournament))) == 12
@@ -343,7 +352,7 @@ def test_the_tasks_run_the_services_and_the_beat_runs_the_sweep(people, settings
     tournament = entered(
         new_tournament(people[0], starts_at=timezone.now() - timedelta(minutes=1)), people[1:2]
     )
-    assert tasks.sweep_tournaments.apply().get() == {"started": 1, "advanced": 0}
+    assert tasks.sweep_tournaments.apply().get() == {"started": 1, "advanced": 0, "failed": 0}
     (match,) = running_matches(tournament)
     finish(match, [1, 1])
     assert tasks.advance_tournament.apply(args=[tournament.pk]).get() == "next round"
@@ -351,3 +360,32 @@ def test_the_tasks_run_the_services_and_the_beat_runs_the_sweep(people, settings
     assert set(Placement.objects.filter(match=match).values_list("points", flat=True)) == {
         0.5
     }  # a draw: half a point each
+
+
+def test_a_round_robin_of_five_played_out_by_bots(people):
+    """Five entrants, five rounds of two matches and a bye, every match
+    played to its end by random bots (Hatchlings): everyone meets everyone
+    once, the points are the bots' real results, and the end is announced."""
+    tournament = entered(
+        new_tournament(people[0], format="round_robin", game_key="hatchlings", rated=False),
+        people[1:5],
+    )
+    start_now(tournament)
+    outcomes = []
+    finished = Notification.objects.filter(kind="tournament", about__event="finished")
+    for _ in range(5):
+        assert not finished.exists()  # told only at the end
+        assert len(_bots_play_the_round(tournament)) == 2
+        outcomes.append(services.advance(tournament.pk))
+    assert outcomes == ["next round"] * 4 + ["finished"]
+    pairs = _met_pairs(tournament)
+    assert len(pairs) == len(set(pairs)) == 10
+    # Each match's placements carry the points of its seats' final ranks.
+    for placement in Placement.objects.filter(round__tournament=tournament, is_bye=False):
+        ranks = list(placement.match.seats.order_by("index").values_list("rank", flat=True))
+        assert placement.rank == ranks[placement.seat]
+        assert placement.points == points_for_ranks(ranks)[placement.seat]
+    assert sum(_points(tournament).values()) == pytest.approx(10 + 5)
+    assert sorted(finished.values_list("user__username", flat=True)) == [
+        f"u{i:02d}" for i in range(5)
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -163,3 +164,20 @@ def test_the_messages_speak_the_players_language(client, people):
         headers={"accept-language": "pl"},
     )
     assert "Zapisano cię." in response.content.decode()
+
+
+def test_the_forms_maxima_are_the_settings(client, people, settings):
+    """The form's rounds and entrants stop where the services do
+    (``TOURNAMENT_MAX_ROUNDS``, ``TOURNAMENT_MAX_ENTRANTS``), in its check
+    and in the browser's."""
+    settings.SMOKI = {**settings.SMOKI, "TOURNAMENT_MAX_ROUNDS": 4, "TOURNAMENT_MAX_ENTRANTS": 40}
+    client.force_login(people[0])
+    url = reverse("tournament_create") + "?game=nogi"
+    page = client.get(url).content.decode()
+    assert re.search(r'name="rounds"[^>]*max="4"|max="4"[^>]*name="rounds"', page)
+    assert re.search(r'name="max_entrants"[^>]*max="40"|max="40"[^>]*name="max_entrants"', page)
+    for changes in ({"rounds": "5"}, {"max_entrants": "41"}):
+        assert client.post(url, _form(**changes)).status_code == 400
+    assert not Tournament.objects.exists()
+    assert client.post(url, _form(rounds="4", max_entrants="40")).status_code == 302
+    assert Tournament.objects.get().rounds == 4

@@ -42,6 +42,10 @@ def pages_for(client, match):
         reverse("match_panel", args=[match.pk]),
         reverse("match_log", args=[match.pk]),
         "/",
+        # The competitions' lists; a tournament's and a ladder's own pages are
+        # checked for every game in tests/conformance/test_secrets.py.
+        reverse("tournament_list"),
+        reverse("ladder_list"),
     ]
     return {url: normalise(client.get(url).content.decode()) for url in urls}
 
