@@ -42,6 +42,10 @@ class Tournament(models.Model):
     time_bank = models.DurationField(default=timedelta(0))
     time_bank_increment = models.DurationField(default=timedelta(0))
     timeout_policy = models.CharField(max_length=12, default="bot_strikes")
+    # The bot that plays a seat its player left in the tournament's matches:
+    # one of games.models.TakeoverLevel, checked by the services as the
+    # timeout policy is (Match.takeover_level).
+    takeover_level = models.CharField(max_length=12, default="heuristic")
     starts_at = models.DateTimeField()
     min_entrants = models.PositiveSmallIntegerField()
     max_entrants = models.PositiveSmallIntegerField()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 
 from games.engine import registry
-from games.models import MatchStatus
+from games.models import MatchStatus, TakeoverLevel
 from players.models import Rating, display_of
 from players.refs import PlayerRef, ref_for_user
 from tournaments.models import (
@@ -95,6 +95,7 @@ class TournamentPage:
     standings: list[StandingRow]
     cross_heads: list[PlayerRef] = field(default_factory=list)
     cross_rows: list[tuple[PlayerRef, list[str]]] = field(default_factory=list)
+    takeover_label: str = ""
     my_entry: Entrant | None = None
     can_join: bool = False
     can_leave: bool = False
@@ -175,6 +176,7 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
         entrants=[(refs[e.pk], e.rating, status_of[e.pk]) for e in entrants],
         rounds=rounds,
         standings=standing_rows,
+        takeover_label=str(TakeoverLevel(tournament.takeover_level).label),
     )
     if tournament.format == Format.ROUND_ROBIN and results:
         order = [r.entrant for r in rows]

@@ -23,7 +23,14 @@ from django.utils.translation import gettext as _
 
 from games import limits, lobby, moderation, outbox, safety
 from games.errors import Conflict, Forbidden, ServiceError
-from games.models import Match, MatchStatus, ModerationAction, SeatStatus, Visibility
+from games.models import (
+    Match,
+    MatchStatus,
+    ModerationAction,
+    SeatStatus,
+    TakeoverLevel,
+    Visibility,
+)
 from players.models import Rating, display_of
 from tournaments import notify, pairing
 from tournaments.models import (
@@ -70,6 +77,7 @@ def create_tournament(
     time_bank: timedelta = timedelta(0),
     time_bank_increment: timedelta = timedelta(0),
     timeout_policy: str = "bot_strikes",
+    takeover_level: str = TakeoverLevel.HEURISTIC,
     now=None,
 ) -> Tournament:
     """A new tournament open for entry, its creator the first entrant."""
@@ -86,6 +94,8 @@ def create_tournament(
     )
     if format not in Format.values:
         raise ServiceError(_("Unknown tournament format."))
+    if takeover_level not in TakeoverLevel.values:
+        raise ServiceError(_("Unknown bot level."))
     largest = _setting("TOURNAMENT_MAX_ENTRANTS")
     fewest = min(seat_counts(game, table_size, options))
     if not fewest <= min_entrants <= max_entrants <= largest:
@@ -129,6 +139,7 @@ def create_tournament(
             time_bank=time_bank,
             time_bank_increment=time_bank_increment,
             timeout_policy=timeout_policy,
+            takeover_level=takeover_level,
             starts_at=starts_at,
             min_entrants=min_entrants,
             max_entrants=max_entrants,
@@ -470,6 +481,7 @@ def _create_round(tournament: Tournament, number: int) -> Round:
             time_bank=tournament.time_bank,
             time_bank_increment=tournament.time_bank_increment,
             timeout_policy=tournament.timeout_policy if len(table) == 2 else "bot_strikes",
+            takeover_level=tournament.takeover_level,
             rated=tournament.rated,
         )
         placements.extend(

@@ -49,6 +49,7 @@ def tournament_create(request):
                     time_bank=timedelta(seconds=data["time_bank"]),
                     time_bank_increment=timedelta(seconds=data["time_bank_increment"]),
                     timeout_policy=data["timeout_policy"],
+                    takeover_level=data["takeover_level"],
                 )
             except ServiceError as error:
                 form.add_error(None, error.message)

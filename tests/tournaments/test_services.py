@@ -389,3 +389,9 @@ def test_a_round_robin_of_five_played_out_by_bots(people):
     assert sorted(finished.values_list("user__username", flat=True)) == [
         f"u{i:02d}" for i in range(5)
     ]
+
+
+def test_an_unknown_takeover_bot_is_refused_by_the_service(people):
+    with pytest.raises(ServiceError, match="Unknown bot level"):
+        new_tournament(people[0], takeover_level="grandmaster")
+    assert not Tournament.objects.exists()

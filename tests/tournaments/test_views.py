@@ -181,3 +181,30 @@ def test_the_forms_maxima_are_the_settings(client, people, settings):
     assert not Tournament.objects.exists()
     assert client.post(url, _form(rounds="4", max_entrants="40")).status_code == 302
     assert Tournament.objects.get().rounds == 4
+
+
+def test_the_chosen_takeover_bot_plays_the_tournaments_left_seats(client, people):
+    """The form's "bot that takes over a seat" is the tournament's, shown on its
+    page, and every match of its rounds is created with it."""
+    client.force_login(people[0])
+    response = client.post(
+        reverse("tournament_create") + "?game=nogi", _form(takeover_level="strong")
+    )
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.takeover_level == "strong"
+    page = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+    assert "The bot that takes over a seat: strong bot" in page
+    start_now(entered(tournament, people[1:4]))
+    matches = running_matches(tournament)
+    assert len(matches) == 2
+    assert {match.takeover_level for match in matches} == {"strong"}
+
+
+def test_a_forged_takeover_bot_is_refused_and_nothing_is_created(client, people):
+    client.force_login(people[0])
+    response = client.post(
+        reverse("tournament_create") + "?game=nogi", _form(takeover_level="grandmaster")
+    )
+    assert response.status_code == 400
+    assert not Tournament.objects.exists()
