@@ -19,22 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from cpu_timing import median_cpu_ms
+
 BASE_DIR = Path(__file__).resolve().parents[2]
-
-
-def _median_ms(func, runs: int) -> float:
-    times = []
-    for _i in range(runs):
-        started = time.process_time()
-        func()
-        times.append(time.process_time() - started)
-    return statistics.median(times) * 1000
 
 
 def main() -> int:
@@ -64,7 +55,7 @@ def main() -> int:
     User = get_user_model()
 
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    baseline = _median_ms(lambda: Match.objects.filter(pk=0).exists(), args.runs)
+    baseline = median_cpu_ms(lambda: Match.objects.filter(pk=0).exists(), args.runs)
     print(f"baseline (one query, SQLite): {baseline:.3f} ms")
     print(
         f"{'game':16} {'svg ms':>8} {'png ms':>8} {'email ms':>9}"
@@ -96,11 +87,15 @@ def main() -> int:
             match=match, user=seat.user, kind=NotificationKind.YOUR_TURN, version=match.version
         )
         row.version = match.version
-        svg_ms = _median_ms(lambda m=match, s=seat_index: board_picture.board_svg(m, s), args.runs)
+        svg_ms = median_cpu_ms(
+            lambda m=match, s=seat_index: board_picture.board_svg(m, s), args.runs
+        )
         png = board_picture.board_png(match, seat_index)
-        png_ms = _median_ms(lambda m=match, s=seat_index: board_picture.board_png(m, s), args.runs)
+        png_ms = median_cpu_ms(
+            lambda m=match, s=seat_index: board_picture.board_png(m, s), args.runs
+        )
         message = notifications.build_email(row)
-        email_ms = _median_ms(lambda r=row: notifications.build_email(r).message(), args.runs)
+        email_ms = median_cpu_ms(lambda r=row: notifications.build_email(r).message(), args.runs)
         size = len(message.message().as_bytes())
         print(
             f"{key:16} {svg_ms:8.1f} {png_ms:8.1f} {email_ms:9.1f}"

@@ -21,22 +21,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from cpu_timing import median_cpu_ms
+
 BASE_DIR = Path(__file__).resolve().parents[2]
-
-
-def _median_ms(func, runs: int) -> float:
-    times = []
-    for _i in range(runs):
-        started = time.process_time()
-        func()
-        times.append(time.process_time() - started)
-    return statistics.median(times) * 1000
 
 
 def main() -> int:
@@ -81,7 +72,7 @@ def main() -> int:
     template = Panel()
 
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    baseline = _median_ms(lambda: Match.objects.filter(pk=0).exists(), args.renders)
+    baseline = median_cpu_ms(lambda: Match.objects.filter(pk=0).exists(), args.renders)
     print(f"baseline (one query, SQLite): {baseline:.3f} ms")
     print(
         f"{'game':16} {'context ms':>10} {'render ms':>10} {'variables':>10}"
@@ -135,8 +126,8 @@ def main() -> int:
         translation._trans.gettext = counting_lookup
         template.render(context(), request)
         translation._trans.gettext = lookup
-        context_ms = _median_ms(context, args.renders)
-        render_ms = _median_ms(
+        context_ms = median_cpu_ms(context, args.renders)
+        render_ms = median_cpu_ms(
             lambda ctx=ctx, request=request: template.render(ctx, request), args.renders
         )
         print(

@@ -219,7 +219,7 @@ def page_at_steps(args) -> None:
             cursor.execute("SELECT 1")
             cursor.fetchone()
 
-    def median_ms(func, runs):
+    def median_cpu_ms(func, runs):
         times = []
         for _i in range(runs):
             started = time.process_time()
@@ -246,7 +246,7 @@ def page_at_steps(args) -> None:
 
     last = match.version
     look(last)  # the session, the log's words (the match page fills them) and the templates
-    baseline = median_ms(select_one, args.page_runs * 10)
+    baseline = median_cpu_ms(select_one, args.page_runs * 10)
     print(f"load average: {os.getloadavg()[0]:.1f}; baseline (SELECT 1, SQLite): {baseline:.3f} ms")
     print(
         f"{'step':>5} {'cold ms':>8} {'cold applies':>13} {'warm ms':>8} {'warm applies':>13}"
@@ -267,8 +267,8 @@ def page_at_steps(args) -> None:
         with CaptureQueriesContext(connection) as queries:
             look(step)
         warm_calls = len(calls)
-        warm = median_ms(lambda step=step: look(step), args.page_runs)
-        context = median_ms(
+        warm = median_cpu_ms(lambda step=step: look(step), args.page_runs)
+        context = median_cpu_ms(
             lambda step=step: replay.replay_page(match, player, str(step)), args.page_runs
         )
         cold_ms = statistics.median(cold) * 1000
