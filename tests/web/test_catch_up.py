@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import positions, replay
+from games import replay
 from games.models import Seat
 from tests.conftest import play_one
 
@@ -210,14 +210,3 @@ def test_highlights_start_from_a_kept_position_and_never_read_the_whole_log(
     for query in queries.captured_queries:
         if query["sql"].startswith("SELECT") and 'FROM "games_move"' in query["sql"]:
             assert " LIMIT " in query["sql"], query["sql"]
-
-
-def test_a_move_keeps_every_tenth_position(started_match, nogi, django_capture_on_commit_callbacks):
-    match = started_match
-    for _i in range(10):
-        with django_capture_on_commit_callbacks(execute=True):
-            play_one(match, nogi, choose=_i)
-    match.refresh_from_db()
-    assert match.version == 10
-    assert positions.kept(match, 10) == match.state
-    assert positions.kept(match, 9) is None

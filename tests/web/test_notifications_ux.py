@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, notifications, selectors
+from games import lobby, selectors
 from games.engine import registry
 from games.models import (
     DeliveryStatus,
@@ -87,21 +87,6 @@ def test_an_updated_row_is_delivered_again_for_the_new_turn(alice, bob, nogi):
         (DeliveryStatus.PENDING, 0, None, ""),
         (DeliveryStatus.SKIPPED, 0, None, ""),
     )
-
-
-def test_a_late_event_does_not_roll_the_unread_row_back(alice, bob, nogi):
-    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
-    lobby.join_match(user=bob, match=match)
-    match.refresh_from_db()
-    row = notifications.queue(alice, match, NotificationKind.MODERATION, version=match.version + 5)
-    assert row is not None
-    assert notifications.queue(alice, match, NotificationKind.MODERATION, version=1) is None
-    row.refresh_from_db()
-    assert row.version == match.version + 5
-    again = notifications.queue(
-        alice, match, NotificationKind.MODERATION, version=match.version + 5
-    )
-    assert again is None, "the same event is notified once"
 
 
 def test_invitations_are_answered_in_the_lobby_and_the_bell(alice, bob, carol):
