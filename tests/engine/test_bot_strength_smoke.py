@@ -41,6 +41,30 @@ def test_parallel_games_give_the_same_results_as_one_process():
     assert stats["iterations"] > 0  # the workers' search statistics come back
 
 
+def test_a_run_shared_by_ranges_plays_the_games_of_one_run(capsys):
+    """--first numbers the games from there: games 0-1 and 2-3 in two runs are
+    games 0-3 of one run, the same seeds and seats, so their points add up."""
+    bench = _load()
+    budget = bench.Budget(iterations=2, seconds=None)
+
+    def points(games, first=0):
+        return games * bench.duel(
+            "nogi",
+            games,
+            "strong",
+            "heuristic",
+            budget,
+            {"iterations": 0, "seconds": 0.0},
+            first=first,
+        )
+
+    assert points(2) + points(2, first=2) == pytest.approx(points(4))
+    capsys.readouterr()
+    bench.duel("nogi", 2, "strong", "heuristic", budget, {"iterations": 0, "seconds": 0.0}, first=2)
+    logged = capsys.readouterr().err.split()
+    assert "nogi-strong-heuristic-2" in logged and "nogi-strong-heuristic-0" not in logged
+
+
 def test_a_search_setting_is_applied_to_every_game_and_checked(capsys):
     bench = _load()
     try:

@@ -121,17 +121,26 @@ def _progress(jobs: list[tuple], results):
 
 
 def duel(
-    key: str, games: int, strong: str, weak: str, budget: Budget, stats: dict, workers: int = 1
+    key: str,
+    games: int,
+    strong: str,
+    weak: str,
+    budget: Budget,
+    stats: dict,
+    workers: int = 1,
+    first: int = 0,
 ) -> float:
-    """``strong``'s share of the points against ``weak`` over ``games`` 2-player games."""
+    """``strong``'s share of the points against ``weak`` over ``games`` 2-player
+    games, numbered from ``first`` (each game's seed is its number: a long run
+    may be shared by processes, each its own range)."""
     jobs = []
-    for index in range(games):
+    for index in range(first, first + games):
         me = index % 2
         levels = [weak, weak]
         levels[me] = strong
         jobs.append((key, 2, levels, f"{key}-{strong}-{weak}-{index}", budget))
     points = 0.0
-    for index, ranks in enumerate(_run(jobs, workers, stats)):
+    for index, ranks in enumerate(_run(jobs, workers, stats), start=first):
         me = index % 2
         if ranks[0] == ranks[1]:
             points += 0.5
@@ -216,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=list(CATALOG), help="game keys")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the games")
     parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="number of the first 2-player game (to share a long run between runs)",
+    )
+    parser.add_argument(
         "--set", type=_setting, action="append", default=[], help="search setting key=value"
     )
     parser.add_argument("--no-random", action="store_true", help="skip heuristic against random")
@@ -251,12 +266,12 @@ def main(argv: list[str] | None = None) -> int:
         strong = (
             float("nan")
             if args.no_strong
-            else duel(key, args.games, "strong", "heuristic", budget, stats, args.jobs)
+            else duel(key, args.games, "strong", "heuristic", budget, stats, args.jobs, args.first)
         )
         heuristic = (
             float("nan")
             if args.no_random
-            else duel(key, args.games, "heuristic", "random", budget, stats, args.jobs)
+            else duel(key, args.games, "heuristic", "random", budget, stats, args.jobs, args.first)
         )
         game = registry.get(key)
         rank = (
