@@ -123,7 +123,17 @@
     before.focusInPanel = panel.contains(document.activeElement);
   });
 
+  // A move's answer adds its log lines on top of the list the page keeps
+  // (selectors.log_answer); keep the list as long as a panel drawn whole,
+  // LOG_TAIL lines, so a page open for a long match does not grow without end.
+  var LOG_TAIL = 30;
+  function trimLog() {
+    var list = document.getElementById("move-log-list");
+    while (list && list.children.length > LOG_TAIL) { list.lastElementChild.remove(); }
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
+    trimLog();
     var panel = document.getElementById("match-panel");
     if (!panel) { return; }
     var elt = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
