@@ -3,7 +3,7 @@
 Run it with::
 
     uv run pytest tests/conformance/test_benchmark.py --benchmark-enable -s       # every game
-    uv run pytest tests/conformance/test_benchmark.py --benchmark-enable -s -k drako
+    uv run pytest tests/conformance/test_benchmark.py --benchmark-enable -s -k "drako and not drakon"
 
 pytest-benchmark prints the time per round; each round plays
 ``GAMES_PER_ROUND`` complete random games spread over the game's player counts
