@@ -311,9 +311,10 @@ def date(value, fmt: str | None = None) -> str:
 def draw_board(context):
     """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the panel's context.
 
-    A board drawn without choices depends only on the match's stamp, the seat
-    it is seen from, the language and the seat names
-    (``selectors.board_cache_key``): it is kept in the shared cache with its
+    A board drawn without choices depends only on what
+    ``selectors.board_cache_key`` names (the match, its stamp and position,
+    the seat and user it is seen from, the language, the theme, the seat
+    names, the viewer's highlights): it is kept in the shared cache with its
     words, and the next request for it (another spectator, a poll, a reload)
     gets ``board_html`` instead of building the board again."""
     if context.get("board_html") is not None:
