@@ -422,7 +422,7 @@ SMOKI = {
     # The strong bot's search (docs/bots.md): a fixed number of rollouts a
     # move, which makes its choice repeatable, under a hard cap of wall time
     # (seconds of one core). Either at 0: the heuristic answers instead.
-    "BOT_STRONG_ITERATIONS": env.int("SMOKI_BOT_STRONG_ITERATIONS", default=96),
+    "BOT_STRONG_ITERATIONS": env.int("SMOKI_BOT_STRONG_ITERATIONS", default=256),
     "BOT_STRONG_SECONDS": env.float("SMOKI_BOT_STRONG_SECONDS", default=1.0),
     # First retry delay of a failed email; it doubles with each attempt up to
     # the maximum; after EMAIL_ATTEMPTS attempts (about a day) it is failed.

@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--iterations",
         type=int,
-        default=96,
+        default=256,
         help="strong's iterations a move (the site's default; a game's SEARCH may lower it)",
     )
     parser.add_argument("--only", nargs="*", default=list(CATALOG), help="game keys")
