@@ -42,6 +42,8 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from cpu_timing import median_cpu_ms
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 
@@ -218,14 +220,6 @@ def page_at_steps(args) -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-
-    def median_cpu_ms(func, runs):
-        times = []
-        for _i in range(runs):
-            started = time.process_time()
-            func()
-            times.append(time.process_time() - started)
-        return statistics.median(times) * 1000
 
     calls = []
     original = type(game).apply
