@@ -34,6 +34,9 @@ SEARCH_DEFAULTS: dict[str, Any] = {
     # whose rollouts are slow keeps its searches inside the wall-time cap (and
     # so repeatable) on an ordinary core
     "max_iterations": None,
+    # stop each rollout after this many moves and score the sample with the bot
+    # module's ``evaluate(state, seat)`` (None: play every rollout to the end)
+    "rollout_moves": None,
 }
 
 #: The budget when none is given (the site passes the one from its settings).
@@ -83,6 +86,8 @@ def choose_with_report(
         rollout_policy=search.mixed_policy(entry.rules, heuristic, settings["random_share"]),
         ranker=getattr(module, "scores", None),
         max_candidates=settings["max_candidates"],
+        rollout_moves=settings["rollout_moves"],
+        evaluate=getattr(module, "evaluate", None),
     )
 
 

@@ -47,6 +47,8 @@ from games.engine.rng import Rng
 Policy = Callable[[State, int, Rng], Action]
 #: ranker(state, seat, legal) -> a score per legal action (larger is better), from the view.
 Ranker = Callable[[State, int, list[Action]], Sequence[float]]
+#: evaluate(state, seat) -> the seat's chances in an unfinished sample, 0 (lost) to 1 (won).
+Evaluator = Callable[[State, int], float]
 
 #: Extra wins credited to the heuristic's favourite when the means are compared.
 PRIOR = 0.5
@@ -101,9 +103,11 @@ def reward(game: Game, state: State, seat: int) -> float:
     return (n - position) / (n - 1)
 
 
-def rollout(game: Game, state: State, policy: Policy, rng: Rng) -> State:
-    """Play ``state`` to the end with ``policy`` for every seat."""
-    for _move in range(MAX_ROLLOUT_MOVES):
+def rollout(
+    game: Game, state: State, policy: Policy, rng: Rng, moves: int = MAX_ROLLOUT_MOVES
+) -> State:
+    """Play ``state`` to the end, or for ``moves`` moves, with ``policy`` for every seat."""
+    for _move in range(moves):
         seats = game.current_seats(state)
         if not seats:
             return state
@@ -123,12 +127,19 @@ def search(
     rollout_policy: Policy | None = None,
     ranker: Ranker | None = None,
     max_candidates: int = 4,
+    rollout_moves: int | None = None,
+    evaluate: Evaluator | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
     """The seat's move, found by determinized search within ``budget``.
 
     ``heuristic`` answers when there is no budget; ``rollout_policy`` plays
     the samples out (default: ``heuristic``). One iteration is one rollout.
+    With ``rollout_moves`` and ``evaluate``, a rollout stops after that many
+    moves and an unfinished sample is scored by ``evaluate``: in a game of
+    much luck a short look ahead judged by what the sample shows (every goal,
+    every hand) tells the candidates apart with far less noise than a few
+    games played to the end.
     """
     legal = game.legal_actions(state, seat)
     if not legal:
@@ -141,6 +152,13 @@ def search(
     deadline = None if budget.seconds is None else started + budget.seconds
     candidates = _candidates(state, seat, legal, ranker, max_candidates)
     play = rollout_policy or heuristic
+    depth = MAX_ROLLOUT_MOVES if rollout_moves is None or evaluate is None else rollout_moves
+
+    def score(final: State) -> float:
+        if evaluate is not None and game.result(final) is None:
+            return evaluate(final, seat)
+        return reward(game, final, seat)
+
     visits = [0] * len(candidates)
     totals = [0.0] * len(candidates)
     prior = PRIOR if ranker is not None else 0.0
@@ -186,9 +204,9 @@ def search(
                     cut_short = True
                     break
                 after, _events = game.apply(sample, seat, candidates[arm])
-                final = rollout(game, after, play, Rng(stream))
+                final = rollout(game, after, play, Rng(stream), depth)
                 visits[arm] += 1
-                totals[arm] += reward(game, final, seat)
+                totals[arm] += score(final)
                 done += 1
         if round_ < rounds - 1 and not cut_short:
             live = order(live)[: math.ceil(len(live) / 2)]

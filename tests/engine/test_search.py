@@ -129,18 +129,73 @@ def _no_sampling(*args, **kwargs):
 
 
 def test_a_game_with_slow_rollouts_caps_its_iterations():
-    """Seven Dragons' rollouts are slow: its bot module keeps a search to a few."""
+    """A bot module's ``max_iterations`` caps what the settings allow (Seven Dragons 128)."""
     state, seat = _positions("seven_dragons", 2)[0]
     found = bots.choose_with_report(
-        "seven_dragons", state, seat, Rng.from_seed("cap"), "strong", Budget(96, None)
+        "seven_dragons", state, seat, Rng.from_seed("cap"), "strong", Budget(512, None)
     )
-    assert (
-        found.iterations
-        == bots.search_settings(registry.registration("seven_dragons").bot_module())[
-            "max_iterations"
-        ]
-        < 96
+    cap = bots.search_settings(registry.registration("seven_dragons").bot_module())
+    assert found.iterations == cap["max_iterations"] == 128
+
+
+class _Counting:
+    """A game whose ``apply`` calls are counted (the rest is the real game's)."""
+
+    def __init__(self, game):
+        self.game, self.applied = game, 0
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def apply(self, state, seat, action):
+        self.applied += 1
+        return self.game.apply(state, seat, action)
+
+
+def test_a_short_rollout_stops_after_its_moves_and_the_evaluator_scores_it():
+    """With ``rollout_moves`` and ``evaluate`` each iteration applies the candidate and
+    at most that many moves more, and an unfinished sample gets the evaluator's score."""
+    real = registry.get("seven_dragons")
+    state, seat = _positions("seven_dragons", 4)[1]
+    game = _Counting(real)
+    scored = []
+
+    def evaluate(sample, who):
+        assert who == seat and real.result(sample) is None
+        scored.append(sample)
+        return 0.25
+
+    heuristic = registry.registration("seven_dragons").bot_module().choose
+    found = search.search(
+        game,
+        state,
+        seat,
+        Rng.from_seed("short"),
+        budget=Budget(iterations=12, seconds=None),
+        heuristic=lambda s, st, r: heuristic(s, st, r, level="heuristic"),
+        rollout_moves=2,
+        evaluate=evaluate,
     )
+    assert found.iterations == 12
+    assert game.applied <= 12 * 3
+    assert 0 < len(scored) <= 12
+
+
+def test_without_an_evaluator_rollouts_play_to_the_end():
+    real = registry.get("seven_dragons")
+    state, seat = _positions("seven_dragons", 4)[1]
+    game = _Counting(real)
+    heuristic = registry.registration("seven_dragons").bot_module().choose
+    search.search(
+        game,
+        state,
+        seat,
+        Rng.from_seed("long"),
+        budget=Budget(iterations=2, seconds=None),
+        heuristic=lambda s, st, r: heuristic(s, st, r, level="heuristic"),
+        rollout_moves=2,
+    )
+    assert game.applied > 2 * 3
 
 
 def test_sequential_halving_spends_the_budget_exactly_and_most_on_the_survivors():

@@ -10,6 +10,7 @@ other goals or the deck: only ``view`` and ``legal_actions``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from games.bots import choose_best, score_legal
@@ -18,16 +19,21 @@ from games.catalog.seven_dragons.rules import (
     GAME,
     _resolve,
     bonus,
+    components,
+    largest_cover,
     parse_cell,
     silver_colour,
 )
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
-#: The strong level's search (games.bots.SEARCH_DEFAULTS): Seven Dragons' rollouts,
-#: about 5 a second of one core, so at most 4 a move keeps a search inside one
-#: second (docs/bots.md).
-SEARCH = {"max_iterations": 4}
+#: The strong level's search (games.bots.SEARCH_DEFAULTS). The game is mostly luck
+#: and a rollout to the end tells candidates apart poorly: each rollout looks two
+#: moves ahead (the reply and the next move) and ``evaluate`` judges the sample,
+#: whose hidden goals ``sample_secrets`` deals by their public trails. About 300
+#: such rollouts a second of one core, so 128 a move keeps a search well inside
+#: one second (docs/bots.md).
+SEARCH = {"max_iterations": 128, "rollout_moves": 2}
 
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
@@ -39,6 +45,21 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
     return score_legal(GAME, state, seat, legal, _scorer)
 
 
+def evaluate(state: State, seat: int) -> float:
+    """The seat's chances in an unfinished sample of the strong level's search
+    (``SEARCH["rollout_moves"]``): the race between its goal colour's largest
+    group and the largest of any other player's goal, the goals as the sample
+    deals them. A lead counts for more the nearer the groups are to seven.
+    Reads a sample the search dealt from the seat's view, never the match's
+    real hidden state."""
+    largest = _largest_groups(state["board"], silver_colour(state["pile"]))
+    goals = state["goals"]
+    mine = largest[goals[seat]]
+    rival = max(largest[goals[other]] for other in range(len(state["hands"])) if other != seat)
+    steepness = 0.4 + 0.1 * max(mine, rival)
+    return 1.0 / (1.0 + math.exp(-steepness * (mine - rival)))
+
+
 def _grid(board: dict, silver: str) -> dict:
     return {
         parse_cell(key): tuple(_resolve(c, silver) for c in C.quadrants(card, rot))
@@ -46,14 +67,8 @@ def _grid(board: dict, silver: str) -> dict:
     }
 
 
-def _largest_groups(board: dict, silver: str) -> dict[str, int]:
-    """Each colour's largest connected group in cards (wild counts), as the rules'
-    ``group_sizes`` counts it, for every colour in one pass over the board.
-
-    The heuristic values every legal action by the groups it leaves, so this
-    is the rollouts' hot path: reading the board once, not once a colour,
-    makes the strong level's rollouts several times faster.
-    """
+def _nodes(board: dict, silver: str) -> dict[str, set[tuple[int, int]]]:
+    """Each colour's quadrant nodes on the board, wild quadrants in every colour's set."""
     nodes: dict[str, set[tuple[int, int]]] = {colour: set() for colour in C.COLOURS}
     wild: list[tuple[int, int]] = []
     for key, (card, rot) in board.items():
@@ -65,33 +80,97 @@ def _largest_groups(board: dict, silver: str) -> dict[str, int]:
                 wild.append(node)
             elif colour in nodes:
                 nodes[colour].add(node)
-    return {colour: _largest_group(own.union(wild)) for colour, own in nodes.items()}
+    return {colour: own.union(wild) for colour, own in nodes.items()}
 
 
-def _largest_group(nodes: set[tuple[int, int]]) -> int:
-    """The most cards any 4-connected group of quadrant ``nodes`` covers."""
-    best = 0
-    seen: set[tuple[int, int]] = set()
-    for start in nodes:
-        if start in seen:
-            continue
-        seen.add(start)
-        cells = set()
-        stack = [start]
-        while stack:
-            qx, qy = stack.pop()
-            cells.add((qx >> 1, qy >> 1))
-            for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
-                if nxt in nodes and nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        best = max(best, len(cells))
-    return best
+def _largest_groups(board: dict, silver: str) -> dict[str, int]:
+    """Each colour's largest connected group in cards (wild counts), as the rules'
+    ``group_sizes`` counts it, for every colour in one pass over the board."""
+    return {colour: largest_cover(own) for colour, own in _nodes(board, silver).items()}
+
+
+class _Groups:
+    """A board's groups by colour, kept so that the largest groups after laying one
+    more card are found from the card's neighbours alone.
+
+    The heuristic scores every legal placement (tens a move) by the groups it
+    leaves, and the strong level's rollouts play the heuristic: recounting the
+    whole board for each placement was nine tenths of a rollout. A new card
+    only joins the groups it touches, so the largest group of a colour after
+    it is the largest before, or a group through the new card.
+    """
+
+    def __init__(self, board: dict, silver: str):
+        self.silver = silver
+        #: colour -> node -> index of its group; colour -> the cells of each group.
+        self.group_of: dict[str, dict[tuple[int, int], int]] = {}
+        self.cells: dict[str, list[frozenset[tuple[int, int]]]] = {}
+        self.largest: dict[str, int] = {}
+        for colour, nodes in _nodes(board, silver).items():
+            index: dict[tuple[int, int], int] = {}
+            cells = []
+            for i, group in enumerate(components(nodes)):
+                for node in group:
+                    index[node] = i
+                cells.append(frozenset((qx >> 1, qy >> 1) for qx, qy in group))
+            self.group_of[colour] = index
+            self.cells[colour] = cells
+            self.largest[colour] = max((len(c) for c in cells), default=0)
+
+    def with_card(self, cell: tuple[int, int], card: str, rot: int) -> dict[str, int]:
+        """Each colour's largest group once ``card`` is laid at the empty ``cell``."""
+        x, y = cell
+        laid = [_resolve(printed, self.silver) for printed in C.quadrants(card, rot)]
+        largest = dict(self.largest)
+        for colour in C.COLOURS:
+            new = [
+                (2 * x + (q & 1), 2 * y + (q >> 1))
+                for q, value in enumerate(laid)
+                if value == colour or value == C.WILD
+            ]
+            if not new:
+                continue
+            index = self.group_of[colour]
+            new_set = set(new)
+            # The new quadrants split into pieces inside the card; each piece
+            # joins the old groups it touches, and pieces sharing a group merge.
+            pieces: list[tuple[set, set[int]]] = []
+            for start in new:
+                if any(start in piece for piece, _touched in pieces):
+                    continue
+                piece, touched, stack = {start}, set(), [start]
+                while stack:
+                    qx, qy = stack.pop()
+                    for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
+                        if nxt in new_set:
+                            if nxt not in piece:
+                                piece.add(nxt)
+                                stack.append(nxt)
+                        elif nxt in index:
+                            touched.add(index[nxt])
+                pieces.append((piece, touched))
+            merged: list[set[int]] = []
+            for _piece, touched in pieces:
+                joined = set(touched)
+                for other in [m for m in merged if m & touched]:
+                    joined |= other
+                    merged.remove(other)
+                merged.append(joined)
+            for groups in merged:
+                covered = {cell}
+                for i in groups:
+                    covered |= self.cells[colour][i]
+                largest[colour] = max(largest[colour], len(covered))
+        return largest
 
 
 def _worth(board: dict, silver: str, goal: str) -> float:
     """How good a grid is for a seat owning ``goal``: its group, minus the best other group."""
-    largest = _largest_groups(board, silver)
+    return _value(_largest_groups(board, silver), goal)
+
+
+def _value(largest: dict[str, int], goal: str) -> float:
+    """``_worth`` from each colour's largest group."""
     mine = largest.get(goal, 0)
     other = max(size for colour, size in largest.items() if colour != goal)
     score = 10.0 * mine - 4.0 * other
@@ -106,10 +185,31 @@ def _scorer(view: dict[str, Any]):
     goal = view["my_goal"]
     board = view["board"]
     silver = silver_colour(view["pile"])
-    base = _worth(board, silver, goal)
     pending = view["pending"] or {}
     hand_counts = view["hand_counts"]
     me = view["viewer"]
+    # Built on the first placement scored: most decisions score tens of them.
+    kept: dict[str, Any] = {}
+    # The board's worth with one card taken off (or none), by the silver dragon's
+    # colour: several action cards and modes ask for the same one.
+    worths: dict[tuple[str | None, str], float] = {}
+
+    def worth_without(cell: str | None, colour: str) -> float:
+        found = worths.get((cell, colour))
+        if found is None:
+            rest = board if cell is None else {k: v for k, v in board.items() if k != cell}
+            found = worths[cell, colour] = _worth(rest, colour, goal)
+        return found
+
+    base = worth_without(None, silver)
+
+    def placed(card: str, cell: str, rot: int) -> float:
+        if not kept:
+            kept["groups"] = _Groups(board, silver)
+            kept["grid"] = _grid(board, silver)
+        where = parse_cell(cell)
+        worth = _value(kept["groups"].with_card(where, card, rot), goal)
+        return worth + 1.5 * bonus(kept["grid"], where, C.quadrants(card, rot))
 
     def with_card(card: str, cell: str, rot: int, without: str | None = None) -> float:
         new = {k: v for k, v in board.items() if k != without}
@@ -119,35 +219,23 @@ def _scorer(view: dict[str, Any]):
     def score(action: Action) -> float:
         kind = action["type"]
         if kind == "place":
-            gain = with_card(action["card"], action["cell"], action["rot"]) - base
-            return gain + _bonus_hint(board, silver, action)
+            # The gain, and a little for each extra card the placement earns.
+            return placed(action["card"], action["cell"], action["rot"]) - base
         if kind == "action":
             card_kind = C.ACTIONS[action["card"]]
             colour = C.ACTION_COLOURS[card_kind]
             if action["mode"] == "top_no_effect":
-                return _worth(board, colour, goal) - base - 6
+                return worth_without(None, colour) - base - 6
             after = colour if action["mode"] == "top" or not view["pile"] else silver
             if card_kind == C.ZAP:
                 # The zap comes first, then the silver dragon's new colour.
-                return (
-                    2
-                    + max(
-                        _worth({k: v for k, v in board.items() if k != cell}, after, goal)
-                        for cell in board
-                        if cell != "0,0"
-                    )
-                    - base
-                )
+                return 2 + max(worth_without(cell, after) for cell in board if cell != "0,0") - base
             effect = {C.MOVE: 3, C.TRADE_HANDS: 0, C.ROTATE: -2, C.TRADE_GOALS: -2}
             if card_kind == C.TRADE_HANDS:
                 effect[C.TRADE_HANDS] = 2 * (max(hand_counts) - (hand_counts[me] - 1))
-            return _worth(board, after, goal) - base + effect[card_kind] - 1
-        if kind == "zap":
-            new = {k: v for k, v in board.items() if k != action["cell"]}
-            return _worth(new, silver, goal) - base
-        if kind == "lift":
-            new = {k: v for k, v in board.items() if k != action["cell"]}
-            return _worth(new, silver, goal) - base
+            return worth_without(None, after) - base + effect[card_kind] - 1
+        if kind in ("zap", "lift"):
+            return worth_without(action["cell"], silver) - base
         if kind == "drop":
             card = board[pending["from"]][0]
             return with_card(card, action["cell"], action["rot"], without=pending["from"]) - base
@@ -160,9 +248,3 @@ def _scorer(view: dict[str, Any]):
         return 0  # rotate, pass
 
     return score
-
-
-def _bonus_hint(board: dict, silver: str, action: Action) -> float:
-    """A little for each extra card the placement earns (more cards, more choices)."""
-    grid = _grid(board, silver)
-    return 1.5 * bonus(grid, parse_cell(action["cell"]), C.quadrants(action["card"], action["rot"]))

@@ -15,6 +15,8 @@ offers its answers.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections import deque
 from functools import lru_cache
 from typing import Any
@@ -219,7 +221,44 @@ def group_sizes(grid: dict, colour: str) -> list[int]:
 
 
 def largest_groups(grid: dict) -> dict[str, int]:
-    return {colour: (group_sizes(grid, colour) or [0])[0] for colour in C.COLOURS}
+    """Each colour's largest group in cards (wild counts), as ``group_sizes`` counts it,
+    for every colour in one pass over the grid (views, trails and bots ask often)."""
+    nodes: dict[str, set[tuple[int, int]]] = {colour: set() for colour in C.COLOURS}
+    wild: list[tuple[int, int]] = []
+    for (x, y), quads in grid.items():
+        for q, value in enumerate(quads):
+            node = (2 * x + (q & 1), 2 * y + (q >> 1))
+            if value == C.WILD:
+                wild.append(node)
+            elif value in nodes:
+                nodes[value].add(node)
+    return {colour: largest_cover(own.union(wild)) for colour, own in nodes.items()}
+
+
+def components(nodes: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    """The 4-connected groups of quadrant ``nodes``, each as its set of nodes."""
+    groups = []
+    seen: set[tuple[int, int]] = set()
+    for start in nodes:
+        if start in seen:
+            continue
+        seen.add(start)
+        group = {start}
+        stack = [start]
+        while stack:
+            qx, qy = stack.pop()
+            for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
+                if nxt in nodes and nxt not in seen:
+                    seen.add(nxt)
+                    group.add(nxt)
+                    stack.append(nxt)
+        groups.append(group)
+    return groups
+
+
+def largest_cover(nodes: set[tuple[int, int]]) -> int:
+    """The most cards any 4-connected group of quadrant ``nodes`` covers."""
+    return max((len({(qx >> 1, qy >> 1) for qx, qy in g}) for g in components(nodes)), default=0)
 
 
 # The game -----------------------------------------------------------------------------------
@@ -230,7 +269,11 @@ class SevenDragonsGame(Game):
 
     key = "seven_dragons"
     title = _("Seven Dragons")
-    rules_version = 1
+    #: 2: the state keeps each goal's public ``trails`` (``record_trail``), which
+    #: the strong bot reads; the rules of play are those of version 1.
+    rules_version = 2
+    #: Matches set up under these versions keep playing and replaying as then.
+    old_rules_versions: tuple[int, ...] = (1,)
     min_players = 2
     max_players = 5
     options = [
@@ -259,7 +302,14 @@ class SevenDragonsGame(Game):
     # Setup ----------------------------------------------------------------------------------
 
     def setup(self, n_players: int, options: dict[str, Any], seed: str) -> State:
-        """A.2: silver in the middle, goals dealt, 3 cards each, the first player draws."""
+        return self.setup_for(self.rules_version, n_players, options, seed)
+
+    def setup_for(
+        self, rules_version: int, n_players: int, options: dict[str, Any], seed: str
+    ) -> State:
+        """A.2: silver in the middle, goals dealt, 3 cards each, the first player draws.
+
+        From rules version 2 on the state also keeps the goals' ``trails``."""
         if (
             not isinstance(n_players, int)
             or isinstance(n_players, bool)
@@ -273,7 +323,14 @@ class SevenDragonsGame(Game):
         deck = rng.shuffled(list(C.DECK))
         hands = [[deck.pop() for _ in range(C.HAND_SIZE)] for _seat in range(n_players)]
         state = new_state(
-            options=options, hands=hands, goals=goals, deck=deck, board={}, pile=[], active=first
+            options=options,
+            hands=hands,
+            goals=goals,
+            deck=deck,
+            board={},
+            pile=[],
+            active=first,
+            trails=rules_version >= 2,
         )
         state["rng"] = rng.dump()
         _begin_turn(state, first, [])
@@ -360,6 +417,8 @@ class SevenDragonsGame(Game):
             "end_reason": state["end_reason"],
             "my_hand": sorted(state["hands"][mine]) if mine is not None else None,
             "my_goal": state["goals"][mine] if mine is not None else None,
+            # Public: the colours each goal's holders grew (``record_trail``).
+            "trails": [list(t) for t in state["trails"]] if "trails" in state else None,
             "revealed": None,
         }
         if state["over"]:
@@ -398,8 +457,14 @@ class SevenDragonsGame(Game):
         return new
 
     def sample_secrets(self, state: State, seat: int, rng: Any) -> State:
-        """Deal the other hands and the deck anew from the sorted unseen cards,
-        give the goals ``seat`` does not hold a random order, new PRNG."""
+        """Deal the other hands and the deck anew from the sorted unseen cards, deal
+        the goals ``seat`` does not hold anew, new PRNG.
+
+        The goals are drawn among every order of them that leaves no player a
+        colour already seven strong, each order as likely as the goals' public
+        trails make it (``record_trail``, ``TRAIL_WEIGHT``): a player who keeps
+        growing blue likely holds blue. Without trails (rules version 1) every
+        such order is alike."""
         new = clone(state)
         n = len(state["hands"])
         if state["over"]:
@@ -420,16 +485,21 @@ class SevenDragonsGame(Game):
                 if state["pending"]
                 else largest_groups(resolved_board(state["board"], state["pile"]))
             )
-            for _attempt in range(50):
-                shuffled = rng.shuffled(colours)
+            allowed = [
+                dealt
+                for dealt in itertools.permutations(colours)
                 if all(
                     largest.get(colour, 0) < C.WIN_SIZE
-                    for g, colour in zip(hidden, shuffled, strict=True)
+                    for g, colour in zip(hidden, dealt, strict=True)
                     if g < n
-                ):
-                    break
-            for g, colour in zip(hidden, shuffled, strict=True):
-                new["goals"][g] = colour
+                )
+            ] or list(itertools.permutations(colours))
+            chosen = _weighted_choice(
+                allowed, [_log_likelihood(state.get("trails"), hidden, d) for d in allowed], rng
+            )
+            dealt = dict(zip(hidden, chosen, strict=True))
+            for g in hidden:
+                new["goals"][g] = dealt[g]
         new["rng"] = f"{rng.next64():016x}"
         return new
 
@@ -472,9 +542,12 @@ def new_state(
     board: dict[str, list],
     pile: list[str],
     active: int,
+    trails: bool = True,
 ) -> State:
-    """The one place that lists every state key (documented in docs/rules/seven_dragons.md)."""
-    return {
+    """The one place that lists every state key (documented in docs/rules/seven_dragons.md).
+
+    ``trails``: False for a match of rules version 1, whose states never had them."""
+    state = {
         "options": dict(options),
         "rng": "",
         "board": {ORIGIN: [C.SILVER_CARD, 0], **{k: list(v) for k, v in board.items()}},
@@ -490,6 +563,32 @@ def new_state(
         "winners": [],
         "end_reason": None,
     }
+    if trails:
+        state["trails"] = [[0] * len(C.COLOURS) for _goal in range(C.GOAL_SEATS)]
+    return state
+
+
+def record_trail(state: State, seat: int, grid: dict, key: str, card: str, rot: int) -> None:
+    """``seat`` lays ``card`` at ``key`` on ``grid`` (the resolved board without it):
+    count each colour whose largest group it grows on the trail of the goal the
+    seat holds now.
+
+    Public knowledge, kept for the strong bot: every player sees who laid which
+    card and how the goals moved, and a goal's trail is the colours its holders
+    chose to grow. The trails move with the goals (``_rotate_goals``,
+    ``_trade_goals``), so what a player built while holding a goal keeps telling
+    of that goal. ``sample_secrets`` reads them to guess the hidden goals."""
+    if "trails" not in state:
+        return
+    silver = silver_colour(state["pile"])
+    before = largest_groups(grid)
+    after = largest_groups(
+        {**grid, parse_cell(key): tuple(_resolve(q, silver) for q in C.quadrants(card, rot))}
+    )
+    trail = state["trails"][seat]
+    for index, colour in enumerate(C.COLOURS):
+        if after[colour] > before[colour]:
+            trail[index] += 1
 
 
 def check_position(state: State) -> None:
@@ -503,6 +602,9 @@ def check_position(state: State) -> None:
     assert state["board"].get(ORIGIN, [None])[0] == C.SILVER_CARD, "the silver dragon moved"
     assert all(C.is_action(c) for c in state["pile"]), "a dragon card in the action pile"
     assert sorted(state["goals"]) == sorted(C.COLOURS), "goals not conserved"
+    if "trails" in state:
+        assert len(state["trails"]) == C.GOAL_SEATS, "a trail per goal"
+        assert all(len(t) == len(C.COLOURS) and min(t) >= 0 for t in state["trails"])
     for key, (card, rot) in state["board"].items():
         assert rot in (0, 180) and (card == C.SILVER_CARD or C.is_dragon(card)), key
     n = len(state["hands"])
@@ -516,6 +618,36 @@ def check_position(state: State) -> None:
         for seat in range(n):
             assert largest[state["goals"][seat]] < C.WIN_SIZE, "a completed goal went unnoticed"
     assert 0 <= state["active"] < n
+
+
+#: How strongly a goal's trail points to its colour when the strong bot guesses the
+#: hidden goals: each time a holder of the goal grew colour c's largest group makes
+#: c e to this power times likelier (0 would ignore the trails). Against players
+#: who build their own colour, 3 puts about 0.8 of the chance on the right goal by
+#: the middle of a game (the 1/4 of a blind guess at the start).
+TRAIL_WEIGHT = 3.0
+
+
+def _log_likelihood(trails: list[list[int]] | None, hidden: list[int], dealt: tuple) -> float:
+    """How likely the trails make this deal of the hidden goals, as a logarithm
+    (0 without trails: every deal alike)."""
+    if trails is None:
+        return 0.0
+    return TRAIL_WEIGHT * sum(
+        trails[g][C.COLOURS.index(colour)] for g, colour in zip(hidden, dealt, strict=True)
+    )
+
+
+def _weighted_choice(items: list, logs: list[float], rng: Any):
+    """One of ``items``, each as likely as e to its log weight, drawn with ``rng``."""
+    top = max(logs)
+    scaled = [math.exp(log - top) for log in logs]
+    point = rng.below(1 << 30) / (1 << 30) * sum(scaled)
+    for item, weight in zip(items, scaled, strict=True):
+        point -= weight
+        if point < 0:
+            return item
+    return items[-1]
 
 
 # Legal actions ------------------------------------------------------------------------------
@@ -759,6 +891,7 @@ def _place(state: State, seat: int, action: Action, events: list[Event]) -> None
     card, key, rot = action["card"], action["cell"], action["rot"]
     grid = resolved_board(state["board"], state["pile"])
     extra = bonus(grid, parse_cell(key), C.quadrants(card, rot))
+    record_trail(state, seat, grid, key, card, rot)
     state["hands"][seat].remove(card)
     state["board"][key] = [card, rot]
     events.append(
@@ -772,6 +905,7 @@ def _drop(state: State, seat: int, source: str, action: Action, events: list[Eve
     key, rot = action["cell"], action["rot"]
     grid = resolved_board(state["board"], state["pile"])
     extra = bonus(grid, parse_cell(key), C.quadrants(card, rot))
+    record_trail(state, seat, grid, key, card, rot)
     if not state["options"]["bonus_on_move"]:
         extra = 0
     state["board"][key] = [card, rot]
@@ -793,6 +927,9 @@ def _rotate_goals(state: State, seat: int, direction: str, events: list[Event]) 
     goals = state["goals"]
     step = 1 if direction == CLOCKWISE else -1
     state["goals"] = [goals[(g - step) % C.GOAL_SEATS] for g in range(C.GOAL_SEATS)]
+    if "trails" in state:
+        trails = state["trails"]
+        state["trails"] = [trails[(g - step) % C.GOAL_SEATS] for g in range(C.GOAL_SEATS)]
     events.append({"type": "rotated", "seat": seat, "direction": direction})
     for s in range(len(state["hands"])):
         events.append({"type": "goal_now", "seat": s, "colour": state["goals"][s], "private_to": s})
@@ -801,6 +938,9 @@ def _rotate_goals(state: State, seat: int, direction: str, events: list[Event]) 
 def _trade_goals(state: State, seat: int, other: int, events: list[Event]) -> None:
     goals = state["goals"]
     goals[seat], goals[other] = goals[other], goals[seat]
+    if "trails" in state:
+        trails = state["trails"]
+        trails[seat], trails[other] = trails[other], trails[seat]
     n = len(state["hands"])
     events.append({"type": "traded_goals", "seat": seat, "with": other, "imaginary": other >= n})
     for s in (seat, other):

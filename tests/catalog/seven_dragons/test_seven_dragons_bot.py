@@ -109,3 +109,45 @@ def test_the_bots_one_pass_group_count_equals_the_rules_along_random_games():
                     checked += 1
             state, _events = GAME.apply(state, seat, action)
     assert checked > 50
+
+
+def test_the_groups_after_one_more_card_equal_a_recount_along_random_games():
+    """``_Groups.with_card`` (the heuristic's placement score, from the new card's
+    neighbours alone) equals recounting the whole board with the card laid, for
+    every legal placement of the hands and every colour the silver dragon takes."""
+    checked = 0
+    for index in range(3):
+        run = play_random_game(GAME, 3, {}, f"with-card-{index}", thorough=False)
+        state = GAME.setup(3, run.options, run.seed)
+        for move, (seat, action) in enumerate(run.moves):
+            if move % 4 == 0:
+                board = state["board"]
+                for silver in (C.WILD, C.COLOURS[move % 5]):
+                    groups = bot._Groups(board, silver)
+                    for legal in GAME.legal_actions(state, seat):
+                        if legal["type"] != "place":
+                            continue
+                        laid = {**board, legal["cell"]: [legal["card"], legal["rot"]]}
+                        where = bot.parse_cell(legal["cell"])
+                        expected = bot._largest_groups(laid, silver)
+                        assert groups.with_card(where, legal["card"], legal["rot"]) == expected
+                        checked += 1
+            state, _events = GAME.apply(state, seat, action)
+    assert checked > 500
+
+
+def test_the_strong_levels_evaluation_favours_the_goal_nearer_seven():
+    """``evaluate`` judges an unfinished sample: the seat whose goal colour's group
+    leads is favoured, more so the nearer the groups are to seven, and in two
+    players the two chances add up to one."""
+    row = ["DR-S-red", "DR-S-red", "DR-H-red-gold", "DR-H-red-blue"]
+    board = {f"{i + 1},0": name for i, name in enumerate(row)}
+    state = position(board=board, hands=[["DR-Q01"], ["DR-Q02"]], goals=["red", "green"])
+    red_lead = bot.evaluate(state, 0)
+    assert red_lead > 0.5
+    assert bot.evaluate(state, 0) + bot.evaluate(state, 1) == pytest.approx(1.0)
+    even = position(hands=[["DR-Q01"], ["DR-Q02"]], goals=["red", "green"])
+    assert bot.evaluate(even, 0) == pytest.approx(0.5)
+    longer = {**board, "5,0": "DR-H-red-black"}
+    nearer = position(board=longer, hands=[["DR-Q01"], ["DR-Q02"]], goals=["red", "green"])
+    assert bot.evaluate(nearer, 0) > red_lead
