@@ -302,7 +302,9 @@ def _log_who(move: Move, names: list[str], sentences_name_the_actor: bool) -> st
 LOG_CACHE_SECONDS = 6 * 3600
 
 
-def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
+def log_lines(
+    match: Match, names: list[str], viewer: int | None, moves, new: bool = False
+) -> list[LogLine]:
     """The log as ``viewer`` may read it, in the active language.
 
     ``names`` are the players' own names (``Seat.player_name``): a line tells
@@ -313,13 +315,14 @@ def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list
     given viewer, language and seat names are kept in the shared cache: the
     panel's last 30 lines are described once, not again on every move and
     poll. The key holds the viewer's seat, so no seat is ever shown words
-    made from another seat's private events.
+    made from another seat's private events. ``new``: rows this request just
+    wrote, whose words no one has kept yet (they are kept, not looked up).
     """
     presenter = presenters.get(match.game_key)
     moves = list(moves)
     names_tag = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
     prefix = f"log:{match.pk}:{viewer}:{get_language()}:{names_tag}:"
-    found = cache.get_many([f"{prefix}{move.seq}" for move in moves]) if moves else {}
+    found = cache.get_many([f"{prefix}{move.seq}" for move in moves]) if moves and not new else {}
     fresh = {}
     lines = []
     for move in moves:
@@ -583,7 +586,7 @@ def match_panel(
         recent = match_rows.recent_moves(match.pk, LOG_TAIL)
         context["log_truncated"] = match.version > len(recent)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
-    context["log"] = log_lines(match, log_names, viewer, recent)
+    context["log"] = log_lines(match, log_names, viewer, recent, new=bool(new_moves))
     context["log_rows"] = recent
     # What to mark on the board (the match page's catch-up) is known from the
     # log, so the scene is built once, after it, with the marks or without.
