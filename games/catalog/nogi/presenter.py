@@ -5,10 +5,10 @@ log sentences, and the clicks that build a move. Works on ``view`` output only, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.catalog.nogi import components as C
 from games.catalog.wording import per_language
@@ -116,6 +116,16 @@ def empty_field_title(number: int) -> str:
     return _("Field %(f)s") % {"f": number}
 
 
+@lru_cache(maxsize=8)
+def _empty_field_titles(language: str) -> tuple[str, ...]:
+    """Every field's ``empty_field_title`` in ``language`` (the active one),
+    indexed by its number: one look-up of the language a board, not one a field."""
+    return tuple(
+        "" if number < C.FIRST_FIELD else empty_field_title(number)
+        for number in range(C.LAST_FIELD + 1)
+    )
+
+
 @cache
 def track_classes(number: int) -> str:
     """The toolkit's placement classes of a field: ``t9-r1 t9-c1 t6-r1 ...``."""
@@ -194,6 +204,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     dragon = view["dragon"]
     bunnies = set(view["bunny_fields"])
     knights_on = _knights_by_field(board, bunnies)
+    empty_titles = _empty_field_titles(get_language())
     fields = []
     for number in range(C.FIRST_FIELD, C.LAST_FIELD + 1):
         knights = knights_on.get(number, [])
@@ -202,7 +213,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         title = (
             _("Field %(f)s: %(k)s.") % {"f": number, "k": ", ".join(k.label for k in knights)}
             if knights
-            else empty_field_title(number)
+            else empty_titles[number]
         )
         fields.append(
             Field(
