@@ -19,6 +19,9 @@ What it does, all on this machine (127.0.0.1 only):
    - the poll ``GET /m/<pk>/panel/?since=...`` answering 204 (the URL is
      read from the match page, as the browser does),
    - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header,
+     and the headers the panel sends (``Smoki-Log``: the log's version;
+     ``Smoki-Panel``: what the page shows, from the previous answer or, after
+     the form moves, read from the database as the page's poll would bring it),
    - the same move POSTs as a plain form (no htmx), answered by a redirect
      and no panel: how much of an htmx move its answer costs.
    Each phase stops after a number of requests or seconds, whichever comes

@@ -266,4 +266,6 @@ def test_the_answer_reads_no_more_queries_than_the_whole_panel(make_user, chatte
         assert bool(_kept_parts(answer)) == (kind == "kept")
         counts[kind] = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert len(counts["kept"]) == len(counts["whole"]) - (1 if chatted else 0), counts
+    # The user, the locked read, the "your turn" row, the match's UPDATE, the move's INSERT.
+    assert len(counts["kept"]) == 5, counts["kept"]
     assert not any('"games_chatmessage"' in sql for sql in counts["kept"])
