@@ -98,6 +98,15 @@ FACE_SENTENCES = {
 }
 
 
+def in_tray_order(by_die: dict) -> list[tuple]:
+    """``by_die``'s items in the order the tray draws the dice (``C.DICE``), not
+    in the order they were stored: PostgreSQL's ``jsonb`` keeps a state's and
+    an event's keys in an order of its own, so the words of a position read
+    back from the database would otherwise differ from the words of the same
+    position drawn in answer to the move that made it."""
+    return [(die, by_die[die]) for die in C.DICE if die in by_die]
+
+
 def face_sentence(face: dict) -> str:
     # A sentence without a number ignores the mapping it is given.
     return str(FACE_SENTENCES[face["kind"]]) % {"n": face.get("n")}
@@ -456,7 +465,7 @@ def describe_event(event: dict, names: list[str]) -> str:
         }
     if kind == "dice_rolled":
         faces = ", ".join(
-            f"{colour_name(die)} {face_text(face)}" for die, face in event["faces"].items()
+            f"{colour_name(die)} {face_text(face)}" for die, face in in_tray_order(event["faces"])
         )
         return _("%(p)s rolled: %(faces)s.") % {"p": seat_name, "faces": faces}
     if kind == "turn_started":
@@ -540,12 +549,12 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
         lines.append(_("Defeated: %(k)s.") % {"k": defeated})
     rolled = [
         f"{colour_name(die)} {face_text(face)}"
-        for die, face in view["roll"].items()
+        for die, face in in_tray_order(view["roll"])
         if view["dice"].get(die) == "pool"
     ]
     if rolled:
         lines.append(_("Dice to choose from: %(d)s.") % {"d": ", ".join(rolled)})
-    aside = [colour_name(d) for d, status in view["dice"].items() if status == "aside"]
+    aside = [colour_name(d) for d, status in in_tray_order(view["dice"]) if status == "aside"]
     if aside:
         lines.append(_("Dice set aside: %(d)s.") % {"d": ", ".join(aside)})
     rescued = ", ".join(
