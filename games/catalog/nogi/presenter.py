@@ -126,6 +126,13 @@ def empty_field_title(number: int) -> str:
 
 
 @lru_cache(maxsize=8)
+def _colour_names(language: str) -> dict[str, str]:
+    """Every knight's and die's ``colour_name`` in ``language`` (the active one):
+    a board names a colour a few dozen times, with one look-up of the language."""
+    return {colour: colour_name(colour) for colour in C.DICE}
+
+
+@lru_cache(maxsize=8)
 def _empty_field_titles(language: str) -> tuple[str, ...]:
     """Every field's ``empty_field_title`` in ``language`` (the active one),
     indexed by its number: one look-up of the language a board, not one a field."""
@@ -194,7 +201,9 @@ class CastleSpace:
     knights: list[Piece] = field(default_factory=list)
 
 
-def _knights_by_field(board: dict[str, int], bunnies: set[int]) -> dict[int, list[Piece]]:
+def _knights_by_field(
+    board: dict[str, int], bunnies: set[int], named: dict[str, str]
+) -> dict[int, list[Piece]]:
     """Knights drawn as discs in their field's slots (up to 7 on one field)."""
     by_field: dict[int, list[Piece]] = {}
     for colour in C.COLOURS:
@@ -204,7 +213,7 @@ def _knights_by_field(board: dict[str, int], bunnies: set[int]) -> dict[int, lis
         here = by_field.setdefault(number, [])
         slots = knight_slots(number in bunnies)
         x, y = slots[len(here) % len(slots)]
-        here.append(Piece(colour, COLOUR_HEX[colour], x, y, colour_name(colour)))
+        here.append(Piece(colour, COLOUR_HEX[colour], x, y, named[colour]))
     return by_field
 
 
@@ -212,7 +221,8 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     board = view["board"]
     dragon = view["dragon"]
     bunnies = set(view["bunny_fields"])
-    knights_on = _knights_by_field(board, bunnies)
+    named = _colour_names(get_language())
+    knights_on = _knights_by_field(board, bunnies, named)
     empty_titles = _empty_field_titles(get_language())
     fields = []
     for number in range(C.FIRST_FIELD, C.LAST_FIELD + 1):
@@ -239,9 +249,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         zip(C.CASTLE_SPACE_LABELS, view["castle_points"], strict=True)
     ):
         occupants = view["castle"][space] if space < len(view["castle"]) else []
-        knights = [
-            Piece(c, COLOUR_HEX[c], KNIGHT_R + 1, KNIGHT_R + 1, colour_name(c)) for c in occupants
-        ]
+        knights = [Piece(c, COLOUR_HEX[c], KNIGHT_R + 1, KNIGHT_R + 1, named[c]) for c in occupants]
         castle.append(CastleSpace(label, points, knights))
     dice = []
     for colour in C.DICE:
@@ -251,7 +259,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         # The any-knight face is drawn as printed: its number on a white square.
         any_knight = bool(shown) and shown["kind"] == C.NUM_ANY
         text = (str(shown["n"]) if any_knight else face_text(shown)) if shown else ""
-        title = f"{colour_name(colour)}: " + (
+        title = f"{named[colour]}: " + (
             face_sentence(rolled) if rolled and status == "pool" else str(DIE_STATUS[status])
         )
         dice.append(
@@ -286,9 +294,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     mine = None
     if me is not None:
         mine = {
-            "shields": [
-                [(colour_name(c), COLOUR_HEX[c]) for c in shield] for shield in me["shields"]
-            ],
+            "shields": [[(named[c], COLOUR_HEX[c]) for c in shield] for shield in me["shields"]],
             "bunny_values": me["bunny_values"],
             "bunny_points": me["bunny_points"],
         }
@@ -298,7 +304,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             {
                 "name": names[seat],
                 "shields": [
-                    [(colour_name(c), COLOUR_HEX[c]) for c in shield]
+                    [(named[c], COLOUR_HEX[c]) for c in shield]
                     for shield in view["revealed"]["shields"][seat]
                 ],
                 "bunny_values": view["revealed"]["bunny_values"][seat],
@@ -314,7 +320,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "dragon_home": dragon <= 0,
         "castle": castle,
         "dice": dice,
-        "defeated": [(colour_name(c), COLOUR_HEX[c]) for c in view["defeated"]],
+        "defeated": [(named[c], COLOUR_HEX[c]) for c in view["defeated"]],
         "tokens_left": view["dragon_tokens_left"],
         "tokens_revealed": view["dragon_revealed"],
         "bunnies_collected": list(zip(names, view["bunnies_collected"], strict=True)),
@@ -517,6 +523,7 @@ def final_summary(result: dict, names: list[str]):
 def describe_board(view: dict, names: list[str]) -> list[str]:
     """The position in words, for a screen reader: the track, the castle, the dice, the bunnies."""
     lines = []
+    named = _colour_names(get_language())
     dragon = view["dragon"]
     if dragon <= 0:
         lines.append(_("The dragon is on its mountain, before field 1."))
@@ -525,7 +532,7 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
     lines.append(_("Dragon tokens left: %(n)s.") % {"n": view["dragon_tokens_left"]})
     by_field: dict[int, list[str]] = {}
     for colour, field_number in view["board"].items():
-        by_field.setdefault(field_number, []).append(colour_name(colour))
+        by_field.setdefault(field_number, []).append(named[colour])
     for field_number in sorted(by_field, reverse=True):
         knights = ", ".join(sorted(by_field[field_number]))
         if field_number in view["bunny_fields"]:
@@ -538,23 +545,23 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
             _("Bunnies wait on fields %(f)s.") % {"f": ", ".join(str(f) for f in free_bunnies)}
         )
     places = [
-        f"{', '.join(colour_name(c) for c in space)} ({points})"
+        f"{', '.join(named[c] for c in space)} ({points})"
         for space, points in zip(view["castle"], view["castle_points"], strict=False)
         if space
     ]
     if places:
         lines.append(_("In the castle (points): %(p)s.") % {"p": "; ".join(places)})
     if view["defeated"]:
-        defeated = ", ".join(colour_name(c) for c in view["defeated"])
+        defeated = ", ".join(named[c] for c in view["defeated"])
         lines.append(_("Defeated: %(k)s.") % {"k": defeated})
     rolled = [
-        f"{colour_name(die)} {face_text(face)}"
+        f"{named[die]} {face_text(face)}"
         for die, face in in_tray_order(view["roll"])
         if view["dice"].get(die) == "pool"
     ]
     if rolled:
         lines.append(_("Dice to choose from: %(d)s.") % {"d": ", ".join(rolled)})
-    aside = [colour_name(d) for d, status in in_tray_order(view["dice"]) if status == "aside"]
+    aside = [named[d] for d, status in in_tray_order(view["dice"]) if status == "aside"]
     if aside:
         lines.append(_("Dice set aside: %(d)s.") % {"d": ", ".join(aside)})
     rescued = ", ".join(
@@ -563,7 +570,7 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
     lines.append(_("Bunnies rescued: %(r)s.") % {"r": rescued})
     me = view.get("me")
     if me:
-        shields = "; ".join(", ".join(colour_name(c) for c in shield) for shield in me["shields"])
+        shields = "; ".join(", ".join(named[c] for c in shield) for shield in me["shields"])
         lines.append(_("Your secret shield colours: %(s)s.") % {"s": shields or _("none")})
         bunnies = " + ".join(str(v) for v in me["bunny_values"]) or "0"
         lines.append(_("Your bunnies: %(b)s points.") % {"b": f"{bunnies} = {me['bunny_points']}"})
