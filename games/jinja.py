@@ -328,6 +328,27 @@ def draw_board(context):
     return mark_safe(drawn)
 
 
+#: Parts of boards drawn once per process (``drawn_once``): a few hundred at most.
+DRAWN_ONCE_KEPT = 4096
+_DRAWN_ONCE: dict[tuple, str] = {}
+
+
+def drawn_once(key: tuple, draw, *args) -> str:
+    """``draw(*args)`` (a board's macro), drawn once per process and language
+    for ``key`` and reused by every later board: for a part that depends on
+    nothing but what ``key`` names, such as Nogi's empty fields, most of its
+    track, drawn alike on every board (their number, the field's size and the
+    board's ``role``). Nothing of a position, a seat or a secret may go into it
+    but through ``key``; a highlight (``changed_mark``) never does."""
+    full = (get_language(), *key)
+    found = _DRAWN_ONCE.get(full)
+    if found is None:
+        found = mark_safe(str(draw(*args)))  # drawn and escaped by the board's template
+        if len(_DRAWN_ONCE) < DRAWN_ONCE_KEPT:
+            _DRAWN_ONCE[full] = found
+    return found
+
+
 PANEL_TEMPLATE = "games/panel.jinja"
 CHAT_FORM_TEMPLATE = "games/chat_form.jinja"
 
@@ -382,6 +403,7 @@ def environment(**options) -> jinja2.Environment:
         widthratio=widthratio,
         url=url,
         draw_board=draw_board,
+        drawn_once=drawn_once,
         move_log_items=smoki.move_log_items,
     )
     env.filters.update(

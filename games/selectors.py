@@ -302,7 +302,9 @@ def _log_who(move: Move, names: list[str], sentences_name_the_actor: bool) -> st
 LOG_CACHE_SECONDS = 6 * 3600
 
 
-def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list[LogLine]:
+def log_lines(
+    match: Match, names: list[str], viewer: int | None, moves, new: bool = False
+) -> list[LogLine]:
     """The log as ``viewer`` may read it, in the active language.
 
     ``names`` are the players' own names (``Seat.player_name``): a line tells
@@ -313,13 +315,14 @@ def log_lines(match: Match, names: list[str], viewer: int | None, moves) -> list
     given viewer, language and seat names are kept in the shared cache: the
     panel's last 30 lines are described once, not again on every move and
     poll. The key holds the viewer's seat, so no seat is ever shown words
-    made from another seat's private events.
+    made from another seat's private events. ``new``: rows this request just
+    wrote, whose words no one has kept yet (they are kept, not looked up).
     """
     presenter = presenters.get(match.game_key)
     moves = list(moves)
     names_tag = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
     prefix = f"log:{match.pk}:{viewer}:{get_language()}:{names_tag}:"
-    found = cache.get_many([f"{prefix}{move.seq}" for move in moves]) if moves else {}
+    found = cache.get_many([f"{prefix}{move.seq}" for move in moves]) if moves and not new else {}
     fresh = {}
     lines = []
     for move in moves:
@@ -421,16 +424,30 @@ def board_cache_key(match: Match, viewer: int | None, user, names: list[str], la
 
 
 def _scene(
-    match, game, presenter, user, me, names, path, touch, my_turn, changed=frozenset()
+    match,
+    game,
+    presenter,
+    user,
+    me,
+    names,
+    path,
+    touch,
+    my_turn,
+    changed=frozenset(),
+    kept_boards=True,
 ) -> dict[str, Any]:
     """The board, its words and the viewer's choices: the presenter's one
     description of what this viewer sees (``presenters.scene``), or, when they
     have no choices, the board and words as already drawn for this version
-    (``board_cache_key``; games/jinja.py ``draw_board`` keeps what it draws)."""
+    (``board_cache_key``; games/jinja.py ``draw_board`` keeps what it draws).
+
+    ``kept_boards=False``: the answer to the move that made this version, whose
+    board no one can have drawn yet; it is neither looked up nor kept (the key
+    digests the whole state), and a later look at the version keeps it."""
     viewer = me.index if me is not None else None
     context: dict[str, Any] = {"board_template": presenter.BOARD_TEMPLATE, "choices": None}
     choosing = my_turn and me.status == "playing"
-    if not choosing:
+    if not choosing and kept_boards:
         layer = _changed_layer(changed)
         key = context["board_cache_key"] = board_cache_key(match, viewer, user, names, layer)
         drawn = cache.get(key)
@@ -480,6 +497,8 @@ def match_panel(
     touch: bool = False,
     new_moves: list[Move] | None = None,
     changes: Callable[[dict[str, Any]], Iterable[str]] | None = None,
+    answers_move: bool = False,
+    page_keeps: bool = False,
 ) -> dict[str, Any]:
     """Everything the match panel shows this person, computed from ``view``.
 
@@ -492,7 +511,13 @@ def match_panel(
     ``new_moves``: the rows a move just wrote, when the page that posted it
     shows the log as it was just before them (``log_answer``). The panel then
     carries those rows' lines only, for the page to add to the log it keeps,
-    instead of reading and describing the last 30 again."""
+    instead of reading and describing the last 30 again.
+
+    ``answers_move``: the panel answers the move that made this version (whose
+    board is in no cache yet). ``page_keeps``: the page that posted it shows
+    the match as it was just before it (``page_keeps``), so the parts no move
+    changes (the title, the fair dice and options, the chat) are left to the
+    page and neither read nor computed."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     seats = list(match.seats.all())
@@ -504,13 +529,16 @@ def match_panel(
         "game": game,
         "me": me,
         "names": names,
-        "option_rows": option_rows(game, match.options),
-        "time_per_move_label": time_per_move_label(match.time_per_move),
         "poll_seconds": settings.SMOKI["POLL_SECONDS"],
         "urls": presenters.MatchUrls.of(match.pk),
+        "page_keeps": page_keeps,
+        "shown": panel_shown(match),
     }
-    context["chat"] = chat.visible_messages(match)
-    context["can_chat"] = me is not None
+    if not page_keeps:
+        context["option_rows"] = option_rows(game, match.options)
+        context["time_per_move_label"] = time_per_move_label(match.time_per_move)
+        context["chat"] = chat.visible_messages(match)
+        context["can_chat"] = me is not None
     context["login_to_play"] = may_be_a_player(match, seats, user)
     if match.state is None:
         # The creator may fill the empty seats with bots of a level (games.forms).
@@ -520,8 +548,9 @@ def match_panel(
     to_move = set(game.current_seats(match.state))
     now = timezone.now()
     has_bank = bool(match.time_bank or match.time_bank_increment)
-    context["timeout_policy"] = match.get_timeout_policy_display()
-    context["takeover_level"] = match.get_takeover_level_display()
+    if not page_keeps:
+        context["timeout_policy"] = match.get_timeout_policy_display()
+        context["takeover_level"] = match.get_takeover_level_display()
     context["seat_rows"] = [
         SeatRow(
             index=seat.index,
@@ -557,13 +586,15 @@ def match_panel(
         recent = match_rows.recent_moves(match.pk, LOG_TAIL)
         context["log_truncated"] = match.version > len(recent)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
-    context["log"] = log_lines(match, log_names, viewer, recent)
+    context["log"] = log_lines(match, log_names, viewer, recent, new=bool(new_moves))
     context["log_rows"] = recent
     # What to mark on the board (the match page's catch-up) is known from the
     # log, so the scene is built once, after it, with the marks or without.
     context["changed"] = changed = _marks(changes, context)
+    my_turn = context["my_turn"]
+    kept_boards = not answers_move
     context.update(
-        _scene(match, game, presenter, user, me, names, path, touch, context["my_turn"], changed)
+        _scene(match, game, presenter, user, me, names, path, touch, my_turn, changed, kept_boards)
     )
     context["player_links"] = player_links(seats)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
@@ -597,6 +628,37 @@ def log_answer(shown: str | None, move: Move) -> list[Move] | None:
     if int(shown) != move.seq - 1 or move.match.version != move.seq:
         return None
     return [move]
+
+
+PANEL_SHOWN_HEADER = "Smoki-Panel"
+
+
+def panel_shown(match: Match) -> str:
+    """What a panel drawn now shows of the match, as its page tells it back
+    (``hx-headers``, header ``Smoki-Panel``): the match's stamp (every change a
+    page shows of a match outside its board changes it: a move, a chat message,
+    a join, an undo request, the clock) and the language it is drawn in."""
+    return f"{match.stamp}:{get_language()}"
+
+
+def page_keeps(shown: str | None, move: Move) -> bool:
+    """Whether the page that posted ``move`` may keep the parts of its panel no
+    move changes (the title and How to play, the fair dice and options, the
+    chat): the answer then draws placeholders the page fills with its own
+    (``hx-preserve``), and neither computes nor reads them.
+
+    Only when the page shows the match as it was just before ``move``, in this
+    language (``shown`` is that page's ``panel_shown``; a page behind a chat
+    message, an undo request or a join gets the whole panel), ``move`` is the
+    match's last entry and the match is still in play: the end of a match
+    reveals the seed and draws the end banner, so a move that ends it answers
+    with the whole panel, as does any other header (none, stale, forged)."""
+    before = getattr(move, "stamp_before", None)
+    if shown is None or before is None or move.match.version != move.seq:
+        return False
+    if move.match.status != MatchStatus.ACTIVE:
+        return False
+    return shown == f"{before}:{get_language()}"
 
 
 def player_links(seats: list[Seat]) -> list[tuple[str, str]]:

@@ -193,6 +193,7 @@ def submit_action(
         except IllegalAction as error:
             raise ServiceError(i18n.refusal_text(error)) from None
         before = {name: getattr(match, name) for name in _MOVE_FIELDS}
+        stamp_before = match.stamp
         match.state = new_state
         match.version += 1
         # The next players' "your turn" rows in one upsert rather than a locked
@@ -215,8 +216,11 @@ def submit_action(
             queue_bots_after_commit(match, game, seats)
         # Every tenth position kept for the replay and the match page's highlights.
         transaction.on_commit(partial(positions.keep, match, match.version, new_state))
-    # The answer to the move is drawn from the rows just read and written.
+    # The answer to the move is drawn from the rows just read and written; the
+    # match's stamp before the move tells whether the page that posted it shows
+    # the match as it was then (``selectors.page_keeps``).
     match_rows.remember_seats(match, seats)
+    move.stamp_before = stamp_before
     return move
 
 

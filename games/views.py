@@ -291,11 +291,10 @@ def _touch(request) -> bool:
     return request.COOKIES.get("smoki_touch") == "1"
 
 
-def _panel(request, match, path: list[str] | None = None, new_moves=None, changes=None) -> dict:
-    """The match panel's context for this request's player and screen."""
-    return selectors.match_panel(
-        match, request.user, path, touch=_touch(request), new_moves=new_moves, changes=changes
-    )
+def _panel(request, match, path: list[str] | None = None, **options) -> dict:
+    """The match panel's context for this request's player and screen (``options``:
+    ``selectors.match_panel``'s)."""
+    return selectors.match_panel(match, request.user, path, touch=_touch(request), **options)
 
 
 def _path(request) -> list[str]:
@@ -358,12 +357,14 @@ def match_panel(request, pk: int):
     return _panel_response(request, context)
 
 
-def _answer(request, match_pk: int, match: Match | None = None, new_moves=None):
+def _answer(request, match_pk: int, match: Match | None = None, **options):
     """Reply to a successful POST: a redirect for plain forms, the fresh panel for htmx.
 
     ``match``: the match as the write left it, with its seats (a move's
-    locked rows), drawn without reading it again. ``new_moves``: the log's
-    rows the page lacks, when it keeps its log (``selectors.log_answer``)."""
+    locked rows), drawn without reading it again. ``options``, for a move:
+    ``new_moves``, the log's rows the page lacks when it keeps its log
+    (``selectors.log_answer``); ``page_keeps``, whether the page keeps the
+    parts no move changes (``selectors.page_keeps``); ``answers_move``."""
     if not request.htmx:
         return redirect("match_detail", pk=match_pk)
     if match is None:
@@ -373,7 +374,7 @@ def _answer(request, match_pk: int, match: Match | None = None, new_moves=None):
             # The write took this person's view away (they left a private
             # match): the page goes to the lobby rather than answering 404.
             return HttpResponse(headers={"HX-Redirect": reverse("lobby")})
-    response = _panel_response(request, _panel(request, match, new_moves=new_moves))
+    response = _panel_response(request, _panel(request, match, **options))
     # The address bar leaves any half-chosen move behind: a reload shows the fresh turn.
     response["HX-Replace-Url"] = MatchUrls.of(match_pk).detail
     return response
@@ -425,8 +426,18 @@ def match_act(request, pk: int):
         )
     except ServiceError as error:
         return _refuse(request, pk, error)
+    if not request.htmx:
+        return _answer(request, pk)
     shown = request.headers.get(selectors.LOG_SHOWN_HEADER)
-    return _answer(request, pk, move.match, selectors.log_answer(shown, move))
+    panel = request.headers.get(selectors.PANEL_SHOWN_HEADER)
+    return _answer(
+        request,
+        pk,
+        move.match,
+        new_moves=selectors.log_answer(shown, move),
+        page_keeps=selectors.page_keeps(panel, move),
+        answers_move=True,
+    )
 
 
 @require_POST

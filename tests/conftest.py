@@ -102,3 +102,14 @@ def play_one(match, nogi, choose=0):
     legal = nogi.legal_actions(match.state, seat_index)
     action = legal[choose % len(legal)]
     return services.submit_action(match, seat.user, action, match.version)
+
+
+def inside_one_window(margin: float = 90, window: int = 3600) -> None:
+    """Wait, if need be, until the current window of the limits' counters
+    (``games.limits``: fixed windows of ``window`` seconds) has ``margin``
+    seconds left, so hits a test counts never straddle two windows."""
+    import time
+
+    left = window - time.time() % window
+    if left < margin:
+        time.sleep(left + 1)

@@ -19,6 +19,9 @@ What it does, all on this machine (127.0.0.1 only):
    - the poll ``GET /m/<pk>/panel/?since=...`` answering 204 (the URL is
      read from the match page, as the browser does),
    - move POSTs ``/m/<pk>/act/`` as htmx, with the CSRF cookie and header,
+     and the headers the panel sends (``Smoki-Log``: the log's version;
+     ``Smoki-Panel``: what the page shows, from the previous answer or, after
+     the form moves, read from the database as the page's poll would bring it),
    - the same move POSTs as a plain form (no htmx), answered by a redirect
      and no panel: how much of an htmx move its answer costs.
    Each phase stops after a number of requests or seconds, whichever comes
@@ -106,6 +109,12 @@ def parse_args() -> argparse.Namespace:
         help="post htmx moves without the Smoki-Log header the panel sends, so every "
         "answer draws the log's last 30 lines (as before the move's answer carried its own)",
     )
+    parser.add_argument(
+        "--whole-panel",
+        action="store_true",
+        help="post htmx moves without the Smoki-Panel header the panel sends, so every "
+        "answer draws the parts of the panel no move changes (as before the page kept them)",
+    )
     return parser.parse_args()
 
 
@@ -141,6 +150,28 @@ class Game:
     state: dict
     version: int
     moves_sent: int = 0
+    # What the page of the player to move shows of the match (its panel's
+    # ``Smoki-Panel`` header, ``selectors.panel_shown``): read from each htmx
+    # answer, or from the database (``refresh_shown``) as a poll would bring it.
+    shown: str | None = None
+
+
+PANEL_SHOWN = re.compile(rb'"Smoki-Panel": "([^"]+)"')
+
+
+def refresh_shown(games: list[Game]) -> None:
+    """What each match's open pages show once their polls have caught up with
+    it: every match's ``selectors.panel_shown``, in one query (in English, the
+    load test's players' language)."""
+    from django.utils import translation
+
+    from games.models import Match
+    from games.selectors import panel_shown
+
+    matches = Match.objects.in_bulk([g.pk for g in games])
+    with translation.override("en"):
+        for g in games:
+            g.shown = panel_shown(matches[g.pk])
 
 
 def create_matches(n: int) -> list[Game]:
@@ -537,16 +568,23 @@ def main() -> int:
                 headers["HX-Request"] = "true"
                 if g.version and not args.whole_log:  # as the panel's hx-headers send it
                     headers["Smoki-Log"] = str(g.version)
-            status, latency, _body = timed(
+                if g.shown and not args.whole_panel:
+                    headers["Smoki-Panel"] = g.shown
+            status, latency, answer = timed(
                 "POST", port, f"/m/{g.pk}/act/", body=body, headers=headers
             )
             if status == (200 if htmx else 302):
                 g.state = game.apply(g.state, seat, action)[0]
                 g.version += 1
                 g.moves_sent += 1
+                # The next move's page: this answer's panel (the other player's
+                # page shows the same once its poll has brought it).
+                shown = PANEL_SHOWN.search(answer) if htmx else None
+                g.shown = shown.group(1).decode() if shown else None
             else:  # resynchronise from the database
                 fresh = Match.objects.get(pk=g.pk)
                 g.state, g.version = fresh.state, fresh.version
+                g.shown = None
             return status, latency
 
         def move_and_close(i: int, htmx: bool = True):
@@ -579,6 +617,8 @@ def main() -> int:
                 poll,
             )
             this_round.append(phase)
+            refresh_shown(games)  # the pages' polls have caught up with the form moves
+            connection.close()
             phase = Phase("move (POST)", 200)
             run_phase(
                 phase,

@@ -1,12 +1,15 @@
 """Where an htmx move's time goes: CPU per move and a profile, in-process.
 
     uv run python tests/load/move_profile.py [--matches 40] [--moves 300] [--top 40] [--show RE]
-        [--sort cumulative|tottime] [--whole-log]
+        [--sort cumulative|tottime] [--whole-log] [--whole-panel]
 
 On PostgreSQL (DATABASE_URL, default ``smoki_prof`` on 127.0.0.1, created if
 missing) with ``DEBUG=false``: creates two-player Nogi matches with logged-in
 players (``move_load.create_matches``), then posts htmx moves through Django's
-test client (CSRF checked, as a browser would post them). Prints the median
+test client (CSRF checked, as a browser would post them, with the headers the
+panel's ``hx-headers`` send: the log's version and what the page shows, taken
+from the previous answer or, after a plain-form move, from the database as a
+poll would bring it, outside the timing). Prints the median
 CPU time of an htmx move and of a plain-form move (made in turn) (``time.process_time``, which other work on a shared
 machine disturbs less than the wall clock), then profiles as many moves again
 with cProfile and prints the functions of the site and Django's entry points
@@ -57,8 +60,15 @@ def main() -> int:
         action="store_true",
         help="post htmx moves without the Smoki-Log header (the answer draws the whole log)",
     )
+    parser.add_argument(
+        "--whole-panel",
+        action="store_true",
+        help="post htmx moves without the Smoki-Panel header (the answer draws the parts"
+        " of the panel no move changes, which the page would keep)",
+    )
     args = parser.parse_args()
     whole_log = args.whole_log
+    whole_panel = args.whole_panel
 
     sys.path[:0] = [str(BASE_DIR), str(BASE_DIR / "tests" / "load")]
     import move_load
@@ -92,12 +102,16 @@ def main() -> int:
         player = g.players[seat]
         action = random.choice(game.legal_actions(g.state, seat))
         client.cookies.load(player.cookie)
-        started = time.process_time()
+        if htmx and g.shown is None:
+            move_load.refresh_shown([g])
         headers = {"X-CSRFToken": player.csrf}
         if htmx:
             headers["HX-Request"] = "true"
             if g.version and not whole_log:  # as the panel's hx-headers send it
                 headers["Smoki-Log"] = str(g.version)
+            if not whole_panel:
+                headers["Smoki-Panel"] = g.shown
+        started = time.process_time()
         response = client.post(
             f"/m/{g.pk}/act/", {"action": json.dumps(action), "version": g.version}, headers=headers
         )
@@ -106,6 +120,8 @@ def main() -> int:
         assert response.status_code == expected, (response.status_code, response.content[:300])
         g.state = game.apply(g.state, seat, action)[0]
         g.version += 1
+        shown = move_load.PANEL_SHOWN.search(response.content) if htmx else None
+        g.shown = shown.group(1).decode() if shown else None
         return spent
 
     for _warm in range(40):
@@ -123,6 +139,7 @@ def main() -> int:
     print(
         f"form ÷ htmx CPU (the htmx move's throughput bound, as a share of the form's): {form_ms / htmx_ms:.2f}"
     )
+    print(f"htmx ÷ form CPU: {htmx_ms / form_ms:.2f}")
     profile = cProfile.Profile()
     profile.enable()
     for _i in range(args.moves):

@@ -132,10 +132,3 @@ def test_drako_keeps_its_reason_when_the_winner_played_on(alice, bob):
     text = banner(Match.objects.get(pk=match.pk))
     assert "All three dwarves are dead: the dragon wins." in text
     assert "came first in the game" not in text
-
-
-def test_resigning_a_larger_match_still_leaves_the_seat_to_a_bot(started_match, carol):
-    safety.resign(user=carol, match=started_match)
-    started_match.refresh_from_db()
-    assert started_match.status == MatchStatus.ACTIVE
-    assert started_match.seats.get(user=carol).status == SeatStatus.RESIGNED

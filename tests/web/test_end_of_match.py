@@ -117,32 +117,6 @@ def test_rematch_rotates_the_seats_and_keeps_options_and_clock(finished, alice, 
     }
 
 
-def test_a_drako_rematch_swaps_the_sides(alice, bob):
-    """The dragon's player plays the dwarves in the rematch (fixed sides: seat 1 the dragon)."""
-    match = lobby.create_match(
-        user=alice, game_key="drako", n_seats=2, options={"sides": "seat1_dragon"}
-    )
-    lobby.join_match(user=bob, match=match)
-    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, result={"ranks": [1, 2]})
-    match.refresh_from_db()
-    dragon_before = match.seats.get(index=match.state["dragon_seat"]).user
-    new = lobby.rematch(user=bob, match=match)
-    lobby.join_match(user=alice, match=new)
-    new.refresh_from_db()
-    assert new.status == MatchStatus.ACTIVE
-    dragon_now = new.seats.get(index=new.state["dragon_seat"]).user
-    assert dragon_now != dragon_before
-
-
-def test_rematch_with_bots_starts_at_once(alice):
-    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
-    lobby.fill_with_bots(user=alice, match=match)
-    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, result={"ranks": []})
-    new = lobby.rematch(user=alice, match=Match.objects.get(pk=match.pk))
-    assert new.status == MatchStatus.ACTIVE
-    assert [(s.index, s.is_bot) for s in new.seats.all()] == [(0, True), (1, False), (2, True)]
-
-
 def test_rematch_refusals_change_nothing(started_match, finished, make_user):
     stranger = make_user("stranger")
     response = client_for(stranger).post(reverse("match_rematch", args=[finished.pk]))

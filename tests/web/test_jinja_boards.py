@@ -181,3 +181,56 @@ def test_every_board_draws_the_same_with_stock_jinja2s_lookups(monkeypatch):
         with monkeypatch.context() as patch:
             patch.setattr(type(JINJA), "getattr", jinja2.Environment.getattr)
             assert template.render(context) == ours, game.key
+
+
+def test_a_part_drawn_once_is_drawn_again_alike_and_kept_per_language(monkeypatch):
+    from games import jinja
+
+    monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
+    source = '{% macro part(n) %}<i>{{ _("Field %(f)s")|fill(f=n) }}</i>{% endmacro %}{{ drawn_once(("k", n), part, n) }}'
+    first = draw(source, n=3)
+    assert first == "<i>Field 3</i>" == draw(source, n=3)
+    with translation.override("pl"):
+        assert draw(source, n=3) != first  # kept for each language apart
+    assert len(jinja._DRAWN_ONCE) == 2
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "cs"])
+def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, monkeypatch):
+    """Every seat's and a spectator's board, with and without choices, is the
+    same whether its empty fields were kept from other boards or drawn now."""
+    import random
+    from types import SimpleNamespace as Match
+
+    from games import jinja
+    from games.presenters import MatchUrls
+
+    game, presenter = registry.get("nogi"), presenters.get("nogi")
+    board = JINJA.get_template(presenter.BOARD_TEMPLATE)
+    rng = random.Random(7)
+    state, names = game.setup(3, {}, "drawn-once"), ["A", "B", "C"]
+    drawn = 0
+    with translation.override(language):
+        for step in range(60):
+            seats = game.current_seats(state)
+            if not seats:
+                break
+            for viewer in (None, 0, 1, 2):
+                view = {**game.view(state, viewer), "_names": names, "_version": step}
+                choices = None
+                if viewer in seats:
+                    legal = game.legal_actions(state, viewer)
+                    choices = presenters.choice_level(legal, view, presenter, [])
+                scene = presenters.scene(presenter, view, viewer, names, choices)
+                context = {
+                    "board": scene.board,
+                    "choices": scene.choices,
+                    "match": Match(pk=7, version=step),
+                    "urls": MatchUrls.of(7),
+                }
+                kept = board.render(context)
+                monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
+                assert board.render(context) == kept
+                drawn += 1
+            state = game.apply(state, seats[0], rng.choice(game.legal_actions(state, seats[0])))[0]
+    assert drawn > 100

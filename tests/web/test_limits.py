@@ -15,8 +15,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import InvitationsFrom
-from games import chat, errors, limits, lobby
-from games.models import ChatMessage, Invitation, Match, Report
+from games import limits, lobby
+from games.models import Invitation, Match, Report
+from tests.conftest import inside_one_window
 
 REDIS_URL = os.environ.get("SMOKI_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -57,15 +58,6 @@ def client_for(user):
 WINDOW = 3600
 
 
-def _inside_one_window(margin: float = 90, window: int = WINDOW) -> None:
-    """Wait, if need be, until the current window has ``margin`` seconds left."""
-    import time
-
-    left = window - time.time() % window
-    if left < margin:
-        time.sleep(left + 1)
-
-
 def _hit_together(limit, threads: int) -> int:
     barrier = threading.Barrier(threads)
     allowed = []
@@ -84,7 +76,7 @@ def _hit_together(limit, threads: int) -> int:
 
 def test_parallel_hits_never_slip_under_the_limit_in_local_memory():
     limit = limits.Limit("test-threads", 6, WINDOW)
-    _inside_one_window()
+    inside_one_window(window=WINDOW)
     assert _hit_together(limit, 30) == 6
     assert limits.hit(limits.Limit("test-threads", 6, WINDOW), "someone-else")
 
@@ -110,7 +102,7 @@ def test_processes_share_one_count_in_redis():
     import redis
 
     redis.Redis.from_url(url).flushdb()
-    _inside_one_window()
+    inside_one_window(window=WINDOW)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "CACHE_URL": url}
     processes = [
         subprocess.Popen(
@@ -130,22 +122,11 @@ def test_processes_share_one_count_in_redis():
 @pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
 def test_parallel_hits_never_slip_under_the_limit_in_redis():
     with override_settings(CACHES=redis_caches()):
-        _inside_one_window()
+        inside_one_window(window=WINDOW)
         assert _hit_together(limits.Limit("test-redis", 6, WINDOW), 30) == 6
 
 
 # -- Chat, reports, matches, invitations --------------------------------------------------------
-
-
-@pytest.mark.django_db
-def test_chat_is_limited_per_player_and_match_in_the_cache(started_match, alice, bob):
-    _inside_one_window(margin=10, window=limits.CHAT.seconds)
-    for i in range(limits.CHAT.count):
-        chat.post_message(alice, started_match, f"line {i}")
-    with pytest.raises(errors.TooFast):
-        chat.post_message(alice, started_match, "one too many")
-    chat.post_message(bob, started_match, "bob may still write")
-    assert ChatMessage.objects.filter(user=alice).count() == limits.CHAT.count
 
 
 @pytest.mark.django_db
@@ -190,19 +171,6 @@ def test_invitations_to_one_player_are_limited(make_user):
     )
     assert response.status_code == 429
     assert Invitation.objects.filter(invited_user=target).count() == limits.INVITE_RECEIVED.count
-
-
-@pytest.mark.django_db
-def test_invitations_sent_are_limited_per_inviter(alice, make_user):
-    invitees = [make_user(f"guest{i}") for i in range(limits.INVITE_SENT.count + 1)]
-    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
-    for guest in invitees[:-1]:
-        lobby.invite_user(user=alice, match=match, username=guest.username)
-    with pytest.raises(errors.TooFast):
-        lobby.invite_user(user=alice, match=match, username=invitees[-1].username)
-    # Inviting someone already invited sends nothing and costs nothing.
-    lobby.invite_user(user=alice, match=match, username=invitees[0].username)
-    assert Invitation.objects.count() == limits.INVITE_SENT.count
 
 
 @pytest.mark.django_db

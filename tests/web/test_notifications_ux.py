@@ -9,7 +9,6 @@ from django.urls import reverse
 from games import lobby, selectors
 from games.engine import registry
 from games.models import (
-    DeliveryStatus,
     Invitation,
     MatchStatus,
     Notification,
@@ -64,29 +63,6 @@ def test_thirty_opponent_moves_leave_one_unread_your_turn_row(alice, bob):
         if rows.filter(read_at__isnull=True).exists():
             break
     assert rows.count() == 2 and rows.filter(read_at__isnull=True).count() == 1
-
-
-def test_an_updated_row_is_delivered_again_for_the_new_turn(alice, bob, nogi):
-    """The unread row's email was sent for an earlier turn: the update is a new delivery."""
-    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
-    lobby.join_match(user=bob, match=match)
-    match.refresh_from_db()
-    first = user_to_move(match, nogi)
-    other = bob if first == alice else alice
-    play_one(match, nogi)  # the other player's turn now
-    row = Notification.objects.get(user=other, match=match, kind=NotificationKind.YOUR_TURN)
-    Notification.objects.filter(pk=row.pk).update(
-        status=DeliveryStatus.SENT, attempts=1, last_error="x"
-    )
-    play_one(match, nogi)
-    play_one(match, nogi)  # the other player's turn again
-    match.refresh_from_db()
-    row.refresh_from_db()
-    assert row.version == match.version
-    assert (row.status, row.attempts, row.sent_at, row.last_error) in (
-        (DeliveryStatus.PENDING, 0, None, ""),
-        (DeliveryStatus.SKIPPED, 0, None, ""),
-    )
 
 
 def test_invitations_are_answered_in_the_lobby_and_the_bell(alice, bob, carol):

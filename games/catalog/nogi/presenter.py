@@ -5,10 +5,10 @@ log sentences, and the clicks that build a move. Works on ``view`` output only, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.catalog.nogi import components as C
 from games.catalog.wording import per_language
@@ -98,6 +98,15 @@ FACE_SENTENCES = {
 }
 
 
+def in_tray_order(by_die: dict) -> list[tuple]:
+    """``by_die``'s items in the order the tray draws the dice (``C.DICE``), not
+    in the order they were stored: PostgreSQL's ``jsonb`` keeps a state's and
+    an event's keys in an order of its own, so the words of a position read
+    back from the database would otherwise differ from the words of the same
+    position drawn in answer to the move that made it."""
+    return [(die, by_die[die]) for die in C.DICE if die in by_die]
+
+
 def face_sentence(face: dict) -> str:
     # A sentence without a number ignores the mapping it is given.
     return str(FACE_SENTENCES[face["kind"]]) % {"n": face.get("n")}
@@ -114,6 +123,23 @@ def track_place(number: int, columns: int) -> tuple[int, int]:
 def empty_field_title(number: int) -> str:
     """A field's name when no knight stands on it: most of the track, on every board."""
     return _("Field %(f)s") % {"f": number}
+
+
+@lru_cache(maxsize=8)
+def _colour_names(language: str) -> dict[str, str]:
+    """Every knight's and die's ``colour_name`` in ``language`` (the active one):
+    a board names a colour a few dozen times, with one look-up of the language."""
+    return {colour: colour_name(colour) for colour in C.DICE}
+
+
+@lru_cache(maxsize=8)
+def _empty_field_titles(language: str) -> tuple[str, ...]:
+    """Every field's ``empty_field_title`` in ``language`` (the active one),
+    indexed by its number: one look-up of the language a board, not one a field."""
+    return tuple(
+        "" if number < C.FIRST_FIELD else empty_field_title(number)
+        for number in range(C.LAST_FIELD + 1)
+    )
 
 
 @cache
@@ -175,7 +201,9 @@ class CastleSpace:
     knights: list[Piece] = field(default_factory=list)
 
 
-def _knights_by_field(board: dict[str, int], bunnies: set[int]) -> dict[int, list[Piece]]:
+def _knights_by_field(
+    board: dict[str, int], bunnies: set[int], named: dict[str, str]
+) -> dict[int, list[Piece]]:
     """Knights drawn as discs in their field's slots (up to 7 on one field)."""
     by_field: dict[int, list[Piece]] = {}
     for colour in C.COLOURS:
@@ -185,7 +213,7 @@ def _knights_by_field(board: dict[str, int], bunnies: set[int]) -> dict[int, lis
         here = by_field.setdefault(number, [])
         slots = knight_slots(number in bunnies)
         x, y = slots[len(here) % len(slots)]
-        here.append(Piece(colour, COLOUR_HEX[colour], x, y, colour_name(colour)))
+        here.append(Piece(colour, COLOUR_HEX[colour], x, y, named[colour]))
     return by_field
 
 
@@ -193,7 +221,9 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     board = view["board"]
     dragon = view["dragon"]
     bunnies = set(view["bunny_fields"])
-    knights_on = _knights_by_field(board, bunnies)
+    named = _colour_names(get_language())
+    knights_on = _knights_by_field(board, bunnies, named)
+    empty_titles = _empty_field_titles(get_language())
     fields = []
     for number in range(C.FIRST_FIELD, C.LAST_FIELD + 1):
         knights = knights_on.get(number, [])
@@ -202,7 +232,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         title = (
             _("Field %(f)s: %(k)s.") % {"f": number, "k": ", ".join(k.label for k in knights)}
             if knights
-            else empty_field_title(number)
+            else empty_titles[number]
         )
         fields.append(
             Field(
@@ -219,9 +249,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         zip(C.CASTLE_SPACE_LABELS, view["castle_points"], strict=True)
     ):
         occupants = view["castle"][space] if space < len(view["castle"]) else []
-        knights = [
-            Piece(c, COLOUR_HEX[c], KNIGHT_R + 1, KNIGHT_R + 1, colour_name(c)) for c in occupants
-        ]
+        knights = [Piece(c, COLOUR_HEX[c], KNIGHT_R + 1, KNIGHT_R + 1, named[c]) for c in occupants]
         castle.append(CastleSpace(label, points, knights))
     dice = []
     for colour in C.DICE:
@@ -231,7 +259,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         # The any-knight face is drawn as printed: its number on a white square.
         any_knight = bool(shown) and shown["kind"] == C.NUM_ANY
         text = (str(shown["n"]) if any_knight else face_text(shown)) if shown else ""
-        title = f"{colour_name(colour)}: " + (
+        title = f"{named[colour]}: " + (
             face_sentence(rolled) if rolled and status == "pool" else str(DIE_STATUS[status])
         )
         dice.append(
@@ -266,9 +294,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     mine = None
     if me is not None:
         mine = {
-            "shields": [
-                [(colour_name(c), COLOUR_HEX[c]) for c in shield] for shield in me["shields"]
-            ],
+            "shields": [[(named[c], COLOUR_HEX[c]) for c in shield] for shield in me["shields"]],
             "bunny_values": me["bunny_values"],
             "bunny_points": me["bunny_points"],
         }
@@ -278,7 +304,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             {
                 "name": names[seat],
                 "shields": [
-                    [(colour_name(c), COLOUR_HEX[c]) for c in shield]
+                    [(named[c], COLOUR_HEX[c]) for c in shield]
                     for shield in view["revealed"]["shields"][seat]
                 ],
                 "bunny_values": view["revealed"]["bunny_values"][seat],
@@ -294,7 +320,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "dragon_home": dragon <= 0,
         "castle": castle,
         "dice": dice,
-        "defeated": [(colour_name(c), COLOUR_HEX[c]) for c in view["defeated"]],
+        "defeated": [(named[c], COLOUR_HEX[c]) for c in view["defeated"]],
         "tokens_left": view["dragon_tokens_left"],
         "tokens_revealed": view["dragon_revealed"],
         "bunnies_collected": list(zip(names, view["bunnies_collected"], strict=True)),
@@ -445,7 +471,7 @@ def describe_event(event: dict, names: list[str]) -> str:
         }
     if kind == "dice_rolled":
         faces = ", ".join(
-            f"{colour_name(die)} {face_text(face)}" for die, face in event["faces"].items()
+            f"{colour_name(die)} {face_text(face)}" for die, face in in_tray_order(event["faces"])
         )
         return _("%(p)s rolled: %(faces)s.") % {"p": seat_name, "faces": faces}
     if kind == "turn_started":
@@ -497,6 +523,7 @@ def final_summary(result: dict, names: list[str]):
 def describe_board(view: dict, names: list[str]) -> list[str]:
     """The position in words, for a screen reader: the track, the castle, the dice, the bunnies."""
     lines = []
+    named = _colour_names(get_language())
     dragon = view["dragon"]
     if dragon <= 0:
         lines.append(_("The dragon is on its mountain, before field 1."))
@@ -505,7 +532,7 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
     lines.append(_("Dragon tokens left: %(n)s.") % {"n": view["dragon_tokens_left"]})
     by_field: dict[int, list[str]] = {}
     for colour, field_number in view["board"].items():
-        by_field.setdefault(field_number, []).append(colour_name(colour))
+        by_field.setdefault(field_number, []).append(named[colour])
     for field_number in sorted(by_field, reverse=True):
         knights = ", ".join(sorted(by_field[field_number]))
         if field_number in view["bunny_fields"]:
@@ -518,23 +545,23 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
             _("Bunnies wait on fields %(f)s.") % {"f": ", ".join(str(f) for f in free_bunnies)}
         )
     places = [
-        f"{', '.join(colour_name(c) for c in space)} ({points})"
+        f"{', '.join(named[c] for c in space)} ({points})"
         for space, points in zip(view["castle"], view["castle_points"], strict=False)
         if space
     ]
     if places:
         lines.append(_("In the castle (points): %(p)s.") % {"p": "; ".join(places)})
     if view["defeated"]:
-        defeated = ", ".join(colour_name(c) for c in view["defeated"])
+        defeated = ", ".join(named[c] for c in view["defeated"])
         lines.append(_("Defeated: %(k)s.") % {"k": defeated})
     rolled = [
-        f"{colour_name(die)} {face_text(face)}"
-        for die, face in view["roll"].items()
+        f"{named[die]} {face_text(face)}"
+        for die, face in in_tray_order(view["roll"])
         if view["dice"].get(die) == "pool"
     ]
     if rolled:
         lines.append(_("Dice to choose from: %(d)s.") % {"d": ", ".join(rolled)})
-    aside = [colour_name(d) for d, status in view["dice"].items() if status == "aside"]
+    aside = [named[d] for d, status in in_tray_order(view["dice"]) if status == "aside"]
     if aside:
         lines.append(_("Dice set aside: %(d)s.") % {"d": ", ".join(aside)})
     rescued = ", ".join(
@@ -543,7 +570,7 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
     lines.append(_("Bunnies rescued: %(r)s.") % {"r": rescued})
     me = view.get("me")
     if me:
-        shields = "; ".join(", ".join(colour_name(c) for c in shield) for shield in me["shields"])
+        shields = "; ".join(", ".join(named[c] for c in shield) for shield in me["shields"])
         lines.append(_("Your secret shield colours: %(s)s.") % {"s": shields or _("none")})
         bunnies = " + ".join(str(v) for v in me["bunny_values"]) or "0"
         lines.append(_("Your bunnies: %(b)s points.") % {"b": f"{bunnies} = {me['bunny_points']}"})
