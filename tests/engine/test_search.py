@@ -129,13 +129,13 @@ def _no_sampling(*args, **kwargs):
 
 
 def test_a_game_with_slow_rollouts_caps_its_iterations():
-    """A bot module's ``max_iterations`` caps what the settings allow (Seven Dragons 128)."""
+    """A bot module's ``max_iterations`` caps what the settings allow (Seven Dragons 192)."""
     state, seat = _positions("seven_dragons", 2)[0]
     found = bots.choose_with_report(
         "seven_dragons", state, seat, Rng.from_seed("cap"), "strong", Budget(512, None)
     )
     cap = bots.search_settings(registry.registration("seven_dragons").bot_module())
-    assert found.iterations == cap["max_iterations"] == 128
+    assert found.iterations == cap["max_iterations"] == 192
 
 
 class _Counting:

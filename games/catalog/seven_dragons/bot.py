@@ -30,10 +30,11 @@ from games.engine.rng import Rng
 #: The strong level's search (games.bots.SEARCH_DEFAULTS). The game is mostly luck
 #: and a rollout to the end tells candidates apart poorly: each rollout looks two
 #: moves ahead (the reply and the next move) and ``evaluate`` judges the sample,
-#: whose hidden goals ``sample_secrets`` deals by their public trails. About 300
-#: such rollouts a second of one core, so 128 a move keeps a search well inside
-#: one second (docs/bots.md).
-SEARCH = {"max_iterations": 128, "rollout_moves": 2}
+#: whose hidden goals ``sample_secrets`` deals by their public trails. The
+#: heuristic's best 8 are compared: it does not know the rivals' goals, so its
+#: order is a poorer guide here. About 300 such rollouts a second of one core:
+#: 192 a move keep a search inside one second (docs/bots.md).
+SEARCH = {"max_iterations": 192, "max_candidates": 8, "rollout_moves": 2}
 
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
