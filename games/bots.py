@@ -35,7 +35,8 @@ SEARCH_DEFAULTS: dict[str, Any] = {
     # so repeatable) on an ordinary core
     "max_iterations": None,
     # stop each rollout after this many moves and score the sample with the bot
-    # module's ``evaluate(state, seat)`` (None: play every rollout to the end)
+    # module's ``evaluate(state, seat)`` (None: play every rollout to the end);
+    # a function of the position gives the number for each search
     "rollout_moves": None,
 }
 
@@ -86,9 +87,14 @@ def choose_with_report(
         rollout_policy=search.mixed_policy(entry.rules, heuristic, settings["random_share"]),
         ranker=getattr(module, "scores", None),
         max_candidates=settings["max_candidates"],
-        rollout_moves=settings["rollout_moves"],
+        rollout_moves=_per_position(settings["rollout_moves"], state),
         evaluate=getattr(module, "evaluate", None),
     )
+
+
+def _per_position(setting, state: State):
+    """A search setting given as a number, or as a function of the position."""
+    return setting(state) if callable(setting) else setting
 
 
 def search_settings(module) -> dict[str, Any]:

@@ -227,3 +227,15 @@ def test_any_budget_is_spent_exactly(iterations):
     )
     assert found.how == "search"
     assert sum(found.visits) == found.iterations == iterations
+
+
+def test_a_rollout_length_may_depend_on_the_position():
+    """Seven Dragons looks one move per player ahead: two with two players, three
+    with three (a function of the position in its ``SEARCH``)."""
+    module = registry.registration("seven_dragons").bot_module()
+    setting = bots.search_settings(module)["rollout_moves"]
+    for players in (2, 3, 5):
+        game = registry.get("seven_dragons")
+        state = game.setup(players, {}, f"length-{players}")
+        assert bots._per_position(setting, state) == players
+    assert bots._per_position(4, state) == 4 and bots._per_position(None, state) is None

@@ -27,14 +27,20 @@ from games.catalog.seven_dragons.rules import (
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
+
+def _a_move_per_player(state: State) -> int:
+    return len(state["hands"])
+
+
 #: The strong level's search (games.bots.SEARCH_DEFAULTS). The game is mostly luck
-#: and a rollout to the end tells candidates apart poorly: each rollout looks two
-#: moves ahead (the reply and the next move) and ``evaluate`` judges the sample,
+#: and a rollout to the end tells candidates apart poorly: each rollout looks as
+#: many moves ahead as there are players (with two, the reply and the seat's next
+#: move; with more, every rival's reply) and ``evaluate`` judges the sample,
 #: whose hidden goals ``sample_secrets`` deals by their public trails. The
 #: heuristic's best 8 are compared: it does not know the rivals' goals, so its
 #: order is a poorer guide here. About 300 such rollouts a second of one core:
 #: 192 a move keep a search inside one second (docs/bots.md).
-SEARCH = {"max_iterations": 192, "max_candidates": 8, "rollout_moves": 2}
+SEARCH = {"max_iterations": 192, "max_candidates": 8, "rollout_moves": _a_move_per_player}
 
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
