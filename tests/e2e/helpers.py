@@ -66,3 +66,27 @@ def click_on_board(page: Page, board: str, path: str) -> None:
         wait_for_version(page, before + 1)
     else:
         expect(page.locator(f'#choices [data-path^="{path}."]').first).to_be_attached()
+
+
+def nogi_page_before_a_move(live_server, window, names: tuple[str, str], plies: int, setup=None):
+    """A two-player Nogi match played ``plies`` moves through the services, and
+    the page of the player to move, logged in and open on the match:
+    (match, the mover, the page). ``setup(match, players)`` runs before the moves."""
+    from games import lobby
+    from games.engine import registry
+    from tests.conftest import play_one
+
+    players = [make_player(name) for name in names]
+    match = lobby.create_match(user=players[0], game_key="nogi", n_seats=2)
+    lobby.join_match(user=players[1], match=match)
+    if setup is not None:
+        setup(match, players)
+    nogi = registry.get("nogi")
+    for pick in range(plies):
+        play_one(match, nogi, choose=pick)
+    match.refresh_from_db()
+    mover = players[nogi.current_seats(match.state)[0]]
+    page = window("mover").page
+    log_in(page, live_server.url, mover.username)
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    return match, mover, page

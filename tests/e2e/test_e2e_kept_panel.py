@@ -8,10 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import chat, lobby
-from games.engine import registry
-from tests.conftest import play_one
-from tests.e2e.helpers import log_in, make_player, wait_for_version
+from games import chat
+from tests.e2e.helpers import nogi_page_before_a_move, wait_for_version
 from tests.e2e.test_e2e_nogi import play_one_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,19 +18,13 @@ KEPT = ("#match-title", "#how-to-play", "#fairness", "#chat .chat-lines")
 
 
 def test_after_a_move_the_page_reads_as_the_page_loaded_afresh(live_server, window):
-    players = [make_player(name) for name in ("kept-ann", "kept-ben")]
-    match = lobby.create_match(user=players[0], game_key="nogi", n_seats=2)
-    lobby.join_match(user=players[1], match=match)
-    for player in players:
-        chat.post_message(player, match, f"Good luck, from {player.username}")
-    nogi = registry.get("nogi")
-    for pick in range(3):
-        play_one(match, nogi, choose=pick)
-    match.refresh_from_db()
-    mover = players[nogi.current_seats(match.state)[0]]
-    page = window("mover").page
-    log_in(page, live_server.url, mover.username)
-    page.goto(f"{live_server.url}/m/{match.pk}/")
+    def greet(match, players):
+        for player in players:
+            chat.post_message(player, match, f"Good luck, from {player.username}")
+
+    match, _mover, page = nogi_page_before_a_move(
+        live_server, window, ("kept-ann", "kept-ben"), plies=3, setup=greet
+    )
     before = {selector: page.locator(selector).inner_text() for selector in KEPT}
     assert "Good luck, from kept-ann" in before["#chat .chat-lines"]
     page.locator("#chat-text").fill("half a thought")

@@ -7,27 +7,16 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby
-from games.engine import registry
-from tests.conftest import play_one
-from tests.e2e.helpers import log_in, make_player, wait_for_version
+from tests.e2e.helpers import nogi_page_before_a_move, wait_for_version
 from tests.e2e.test_e2e_nogi import play_one_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_kept_log_holds_the_last_thirty_lines_after_a_move(live_server, window):
-    players = [make_player(name) for name in ("tail-ann", "tail-ben")]
-    match = lobby.create_match(user=players[0], game_key="nogi", n_seats=2)
-    lobby.join_match(user=players[1], match=match)
-    nogi = registry.get("nogi")
-    for pick in range(34):
-        play_one(match, nogi, choose=pick)
-    match.refresh_from_db()
-    mover = players[nogi.current_seats(match.state)[0]]
-    page = window("mover").page
-    log_in(page, live_server.url, mover.username)
-    page.goto(f"{live_server.url}/m/{match.pk}/")
+    match, _mover, page = nogi_page_before_a_move(
+        live_server, window, ("tail-ann", "tail-ben"), plies=34
+    )
     items = page.locator("#move-log-list > li")
     expect(items).to_have_count(30)
     version = match.version

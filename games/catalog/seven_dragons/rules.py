@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
 from functools import lru_cache
 from typing import Any
 
@@ -201,22 +200,7 @@ def group_sizes(grid: dict, colour: str) -> list[int]:
         for q, value in enumerate(quads):
             if value == colour or value == C.WILD:
                 nodes.add((2 * x + (q & 1), 2 * y + (q >> 1)))
-    sizes = []
-    seen: set[tuple[int, int]] = set()
-    for start in nodes:
-        if start in seen:
-            continue
-        seen.add(start)
-        cells = set()
-        queue = deque([start])
-        while queue:
-            qx, qy = queue.popleft()
-            cells.add((qx // 2, qy // 2))
-            for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
-                if nxt in nodes and nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        sizes.append(len(cells))
+    sizes = [len({(qx >> 1, qy >> 1) for qx, qy in group}) for group in components(nodes)]
     return sorted(sizes, reverse=True)
 
 
