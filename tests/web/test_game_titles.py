@@ -8,6 +8,8 @@ new-match form, and an email's subject names the game the same way.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -48,6 +50,11 @@ def _client(make_user, language: str) -> tuple[Client, object]:
     return client, user
 
 
+def _heading(page: str) -> str:
+    """The page's first heading (its attributes aside)."""
+    return re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
+
+
 @pytest.mark.parametrize("language", ["en", "pl", "cs"])
 @pytest.mark.parametrize("key", sorted(TITLES))
 def test_how_to_play_and_the_match_page_name_the_game_in_the_readers_language(
@@ -58,12 +65,12 @@ def test_how_to_play_and_the_match_page_name_the_game_in_the_readers_language(
     with translation.override(language):
         assert str(registry.get(key).title) == title
     page = client.get(reverse("how_to_play", args=[key])).content.decode()
-    heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    heading = _heading(page)
     assert title.replace("&", "&amp;") in heading, heading
     game = registry.get(key)
     match = lobby.create_match(user=user, game_key=key, n_seats=game.min_players)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
-    heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    heading = _heading(page)
     assert title.replace("&", "&amp;") in heading, heading
     lobby_page = client.get("/").content.decode()
     assert title.replace("&", "&amp;") in lobby_page
