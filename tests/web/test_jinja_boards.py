@@ -197,8 +197,9 @@ def test_a_part_drawn_once_is_drawn_again_alike_and_kept_per_language(monkeypatc
 
 @pytest.mark.parametrize("language", ["en", "pl", "cs"])
 def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, monkeypatch):
-    """Every seat's and a spectator's board, with and without choices, is the
-    same whether its empty fields were kept from other boards or drawn now."""
+    """Every seat's and a spectator's board, with and without choices, with and
+    without what changed since the step before marked, is the same whether its
+    empty fields were kept from other boards or drawn now."""
     import random
     from types import SimpleNamespace as Match
 
@@ -209,7 +210,8 @@ def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, mon
     board = JINJA.get_template(presenter.BOARD_TEMPLATE)
     rng = random.Random(7)
     state, names = game.setup(3, {}, "drawn-once"), ["A", "B", "C"]
-    drawn = 0
+    drawn = marked = 0
+    before = {viewer: None for viewer in (None, 0, 1, 2)}
     with translation.override(language):
         for step in range(60):
             seats = game.current_seats(state)
@@ -232,5 +234,12 @@ def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, mon
                 monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
                 assert board.render(context) == kept
                 drawn += 1
+                if before[viewer] is not None:
+                    context["changed"] = frozenset(presenter.changed(before[viewer], view))
+                    kept = board.render(context)  # the unmarked fields are kept from above
+                    monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
+                    assert board.render(context) == kept
+                    marked += kept.count('class="changed-mark"') > 0
+                before[viewer] = view
             state = game.apply(state, seats[0], rng.choice(game.legal_actions(state, seats[0])))[0]
-    assert drawn > 100
+    assert drawn > 100 and marked > 50
