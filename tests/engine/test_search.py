@@ -138,6 +138,12 @@ def test_a_game_with_slow_rollouts_caps_its_iterations():
     assert found.iterations == cap["max_iterations"] == 192
 
 
+def _heuristic(key):
+    """The game's heuristic bot as the search's policy."""
+    choose = registry.registration(key).bot_module().choose
+    return lambda state, seat, rng: choose(state, seat, rng, level="heuristic")
+
+
 class _Counting:
     """A game whose ``apply`` calls are counted (the rest is the real game's)."""
 
@@ -165,14 +171,13 @@ def test_a_short_rollout_stops_after_its_moves_and_the_evaluator_scores_it():
         scored.append(sample)
         return 0.25
 
-    heuristic = registry.registration("seven_dragons").bot_module().choose
     found = search.search(
         game,
         state,
         seat,
         Rng.from_seed("short"),
         budget=Budget(iterations=12, seconds=None),
-        heuristic=lambda s, st, r: heuristic(s, st, r, level="heuristic"),
+        heuristic=_heuristic("seven_dragons"),
         rollout_moves=2,
         evaluate=evaluate,
     )
@@ -185,14 +190,13 @@ def test_without_an_evaluator_rollouts_play_to_the_end():
     real = registry.get("seven_dragons")
     state, seat = _positions("seven_dragons", 4)[1]
     game = _Counting(real)
-    heuristic = registry.registration("seven_dragons").bot_module().choose
     search.search(
         game,
         state,
         seat,
         Rng.from_seed("long"),
         budget=Budget(iterations=2, seconds=None),
-        heuristic=lambda s, st, r: heuristic(s, st, r, level="heuristic"),
+        heuristic=_heuristic("seven_dragons"),
         rollout_moves=2,
     )
     assert game.applied > 2 * 3
