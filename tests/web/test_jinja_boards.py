@@ -195,11 +195,44 @@ def test_a_part_drawn_once_is_drawn_again_alike_and_kept_per_language(monkeypatc
     assert len(jinja._DRAWN_ONCE) == 2
 
 
+def test_a_row_drawn_once_keeps_only_what_it_can_name_and_nothing_highlighted(monkeypatch):
+    """``each_drawn_once``: an item whose ``look()`` is None (a part holding a
+    click) is drawn every time and never kept; a board that highlights changes
+    keeps nothing and reads nothing kept."""
+    from games import jinja
+
+    monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
+    drawn = []
+
+    class Part(SimpleNamespace):
+        def look(self):
+            return self.key
+
+    source = (
+        "{% macro part(p) %}{{ count(p) }}<b>{{ p.text }}</b>{% endmacro %}"
+        '{{ each_drawn_once(("row",), parts, part) }}'
+    )
+
+    def count(part):
+        drawn.append(part.text)
+        return ""
+
+    parts = [Part(key=("a",), text="A"), Part(key=None, text="click"), Part(key=("b",), text="B")]
+    assert draw(source, parts=parts, count=count) == "<b>A</b><b>click</b><b>B</b>"
+    assert draw(source, parts=parts, count=count) == "<b>A</b><b>click</b><b>B</b>"
+    assert drawn == ["A", "click", "B", "click"]  # A and B kept, the click drawn again
+    assert len(jinja._DRAWN_ONCE) == 2
+    parts[0].text = "A marked"  # a highlight drawn into the part
+    again = draw(source, parts=parts, count=count, changed=frozenset({"a"}))
+    assert again == "<b>A marked</b><b>click</b><b>B</b>" and len(jinja._DRAWN_ONCE) == 2
+
+
 @pytest.mark.parametrize("language", ["en", "pl", "cs"])
-def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, monkeypatch):
+def test_nogis_fields_and_dice_drawn_once_are_those_drawn_afresh(language, monkeypatch):
     """Every seat's and a spectator's board, with and without choices, with and
     without what changed since the step before marked, is the same whether its
-    empty fields were kept from other boards or drawn now."""
+    fields and dice were kept from other boards or drawn now (a field's or a
+    die's ``look()`` names all it shows)."""
     import random
     from types import SimpleNamespace as Match
 
@@ -212,6 +245,12 @@ def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, mon
     state, names = game.setup(3, {}, "drawn-once"), ["A", "B", "C"]
     drawn = marked = 0
     before = {viewer: None for viewer in (None, 0, 1, 2)}
+    kept_from_earlier = {}  # every part kept from every earlier board of the test
+
+    def render(context, kept):
+        monkeypatch.setattr(jinja, "_DRAWN_ONCE", kept)
+        return board.render(context)
+
     with translation.override(language):
         for step in range(60):
             seats = game.current_seats(state)
@@ -230,16 +269,13 @@ def test_nogis_empty_fields_drawn_once_are_the_fields_drawn_afresh(language, mon
                     "match": Match(pk=7, version=step),
                     "urls": MatchUrls.of(7),
                 }
-                kept = board.render(context)
-                monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
-                assert board.render(context) == kept
+                assert render(context, kept_from_earlier) == render(context, {})
                 drawn += 1
                 if before[viewer] is not None:
                     context["changed"] = frozenset(presenter.changed(before[viewer], view))
-                    kept = board.render(context)  # the unmarked fields are kept from above
-                    monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
-                    assert board.render(context) == kept
-                    marked += kept.count('class="changed-mark"') > 0
+                    marked_now = render(context, kept_from_earlier)
+                    assert marked_now == render(context, {})
+                    marked += marked_now.count('class="changed-mark"') > 0
                 before[viewer] = view
             state = game.apply(state, seats[0], rng.choice(game.legal_actions(state, seats[0])))[0]
     assert drawn > 100 and marked > 50

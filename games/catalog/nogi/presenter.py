@@ -181,6 +181,15 @@ class Field:
     knights: list[Piece] = field(default_factory=list)
     title: str = ""
 
+    def look(self) -> tuple | None:
+        """Everything the field shows, as a key of the board toolkit's
+        ``drawn_once`` (with the board's sizes and role), or None while one of
+        its knights is a click, which names the match and its version."""
+        if any(knight.choice is not None for knight in self.knights):
+            return None
+        knights = tuple((k.colour, k.x, k.y, k.label) for k in self.knights)
+        return (self.number, self.bunny, self.dragon, self.css, self.title, knights)
+
 
 @dataclass
 class Die:
@@ -192,6 +201,11 @@ class Die:
     title: str
     choice: object = None  # the click that picks this die now, if any
     any_knight: bool = False  # the number on a white square: any knight moves
+
+    def look(self) -> tuple:
+        """Everything the die's face shows (its click aside), as a key of
+        ``drawn_once``: the same face is drawn alike on every board."""
+        return (self.colour, self.status, self.text, self.title, self.any_knight)
 
 
 @dataclass
