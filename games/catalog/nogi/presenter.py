@@ -202,9 +202,12 @@ class Die:
     choice: object = None  # the click that picks this die now, if any
     any_knight: bool = False  # the number on a white square: any knight moves
 
-    def look(self) -> tuple:
-        """Everything the die's face shows (its click aside), as a key of
-        ``drawn_once``: the same face is drawn alike on every board."""
+    def look(self) -> tuple | None:
+        """Everything the die shows, as a key of the board toolkit's
+        ``drawn_once`` (with the board's sizes and role), or None while it is a
+        click, which names the match and its version."""
+        if self.choice is not None:
+            return None
         return (self.colour, self.status, self.text, self.title, self.any_knight)
 
 
