@@ -50,6 +50,7 @@ def board_html(match, seat: int) -> str:
         "match": match,
         "game": game,
         "board": scene.board,
+        "private": scene.private,
         "choices": None,
         "urls": presenters.MatchUrls.of(match.pk),
         "me": next((s for s in seats if s.index == seat), None),

@@ -23,7 +23,9 @@ accessible name. Board templates and presenters never name a URL.
 
     {% call board_choice(choice) %}<rect .../>{% endcall %}                 (inside SVG)
     {% call board_choice(choice, extra_class="card") %}…{% endcall %}    (HTML: a card, a button)
-    {% call only_you() %}…{% endcall %}   what only the viewer may see (#my-secrets)
+    {{ private_part() }}   where the viewer's private part goes (#my-secrets): the
+                               presenter's ``PRIVATE_TEMPLATE``, drawn from its
+                               ``private_context`` (``mine``), apart from the board
     {% call revealed_at_end() %}…{% endcall %}   what the end of a match reveals
     <svg {{ board_role() }}>   an SVG that may hold clicks: "group" with choices, else "img"
     <div {{ scroll_box() }}>   a wide board in a focusable, named scroll box
@@ -175,6 +177,33 @@ def only_you(caller=None):
     return _secret_panel("secrets", "my-secrets", ONLY_YOU, caller())
 
 
+#: Where ``draw_board`` puts the viewer's private part into a board it draws
+#: for every viewer alike (and keeps): ``private_part()`` writes it there.
+PRIVATE_LATER = "<!--smoki:private-part-->"
+
+
+@jinja2.pass_context
+def private_part(context):
+    """The viewer's private part (``presenters.Private``, the context's
+    ``private``) at this place of the board, inside ``only_you()``; nothing for
+    a spectator. When the match panel draws the board (``draw_board``), a mark
+    instead: the board is drawn and kept for every viewer alike, and each
+    viewer's private part put in its place after."""
+    if context.get("private_later"):
+        return mark_safe(PRIVATE_LATER)
+    return draw_private(context.environment, context.get("private"), context.get_all())
+
+
+def draw_private(environment, private, context: dict) -> str:
+    """``private`` (a ``presenters.Private`` or None) drawn by its template
+    from ``context`` with its own as ``mine``, inside ``#my-secrets``."""
+    if private is None:
+        return ""
+    template = environment.get_template(private.template)
+    inner = template.render({**context, "mine": private.context})  # escaped by the environment
+    return only_you(lambda: mark_safe(inner))
+
+
 def revealed_at_end(caller=None):
     """What the end of the match reveals to everyone (goals, hands, hidden values)."""
     return _secret_panel("revealed", "revealed", REVEALED, caller())
@@ -309,23 +338,37 @@ def date(value, fmt: str | None = None) -> str:
 
 @jinja2.pass_context
 def draw_board(context):
-    """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the panel's context.
+    """The game's board: the presenter's ``BOARD_TEMPLATE`` drawn from the
+    panel's context, with the viewer's private part in its place.
 
-    A board drawn without choices depends only on what
-    ``selectors.board_cache_key`` names (the match, its stamp and position,
-    the seat and user it is seen from, the language, the theme, the seat
-    names, the viewer's highlights): it is kept in the shared cache with its
-    words, and the next request for it (another spectator, a poll, a reload)
-    gets ``board_html`` instead of building the board again."""
-    if context.get("board_html") is not None:
-        return mark_safe(context["board_html"])  # drawn by this function before
-    board = context.environment.get_template(context["board_template"])
-    drawn = board.render(context.get_all())  # escaped by the environment
-    key = context.get("board_cache_key")
-    if key:
-        words = list(context.get("board_text") or [])
-        cache.set(key, {"html": drawn, "words": words}, BOARD_CACHE_SECONDS)
-    return mark_safe(drawn)
+    The board is drawn with a mark where the private part goes
+    (``private_part()``), so that a board drawn without choices, which
+    depends only on what ``selectors.board_cache_key`` names (the match, its
+    stamp and position, the language, the theme, the seat names, the
+    viewer's highlights), is kept in the shared cache for every viewer of the
+    version, and each viewer's private part and words under their own key
+    (``selectors.viewer_cache_key``). The next request for it (another seat,
+    a spectator, a poll, a reload) gets ``board_html`` and ``private_html``
+    instead of building the board again."""
+    values = context.get_all()
+    key, viewer_key = context.get("board_cache_key"), context.get("viewer_cache_key")
+    kept = {}
+    public = context.get("board_html")
+    if public is None:
+        board = context.environment.get_template(context["board_template"])
+        public = board.render({**values, "private_later": True})  # escaped by the environment
+        if key:
+            kept[key] = public
+    own = context.get("private_html")
+    if own is None:
+        own = draw_private(context.environment, context.get("private"), values)
+        if viewer_key:
+            kept[viewer_key] = {"private": own, "words": list(context.get("board_text") or [])}
+    if kept:
+        cache.set_many(kept, BOARD_CACHE_SECONDS)
+    if own and PRIVATE_LATER not in public:
+        raise TypeError(f"{context['board_template']} has no private_part() for the viewer's own")
+    return mark_safe(public.replace(PRIVATE_LATER, own, 1))
 
 
 #: Parts of boards drawn once per process (``drawn_once``): a few hundred at most.
@@ -422,6 +465,7 @@ def environment(**options) -> jinja2.Environment:
         changed_mark=changed_mark,
         changed_badge=changed_badge,
         only_you=only_you,
+        private_part=private_part,
         revealed_at_end=revealed_at_end,
         widthratio=widthratio,
         url=url,

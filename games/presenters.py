@@ -6,7 +6,7 @@ names) and ``_version`` (the match version, for moves posted from the board).
 A presenter module must define all of:
 
 - ``BOARD_TEMPLATE``: the Jinja2 template (``games/<key>/board.jinja``, games/jinja.py)
-  drawing the board and the viewer's secrets;
+  drawing the board, and placing the viewer's private part (``private_part()``);
 - ``SENTENCES_NAME_THE_ACTOR``: True when its log sentences start with the
   acting player's name (the log then does not repeat it);
 - ``board_context(view, viewer, names, choices) -> dict``, where ``choices``
@@ -43,6 +43,19 @@ Optional, with a default here (``hook(module, name)`` finds either):
   and anyone who prefers text; it sees only the viewer's ``view``. The
   conformance kit (``tests/conformance/test_board_words.py``) requires a
   non-empty one of every game, free of other seats' secrets.
+- ``private_context(view, viewer, names, choices) -> dict | None`` with
+  ``PRIVATE_TEMPLATE`` (``games/<key>/private.jinja``): what only the viewer
+  may see (their hand, coins, goal, shield, and the clicks on them), drawn
+  apart from the board, where the board's template puts ``{{ private_part() }}``;
+  None for a spectator (the default: a game without secrets). The board's own
+  context then holds nothing a seat alone may see: a board drawn without
+  choices is the same for every seat and a spectator, which the conformance
+  kit checks (tests/conformance/test_public_board.py) and the board cache
+  relies on.
+- ``board_viewpoint(viewer) -> str``: for a board that words its public
+  parts for the seat it is seen from ("you are attacked"), what the board
+  cache key names of the viewer (``viewer`` is a seat or None); by default
+  "", every viewer alike.
 - ``scene(view, viewer, names, choices) -> Scene``: the whole of what this
   viewer sees of the position in one description (below); by default built
   from ``BOARD_TEMPLATE``, ``board_context`` and ``describe_board``.
@@ -102,7 +115,19 @@ def default_how_to_play_figure(name: str) -> tuple[str, dict]:
     raise ValueError(f"no How to play picture called {name!r}")
 
 
+def default_private_context(view: dict, viewer, names: list[str], choices) -> None:
+    """No private part: a game whose every seat sees the same."""
+    return None
+
+
+def default_board_viewpoint(viewer: int | None) -> str:
+    """Every viewer without choices sees the same board."""
+    return ""
+
+
 OPTIONAL = {
+    "private_context": default_private_context,
+    "board_viewpoint": default_board_viewpoint,
     "final_summary": default_final_summary,
     "how_to_play_figure": default_how_to_play_figure,
     "describe_board": default_describe_board,
@@ -111,17 +136,36 @@ OPTIONAL = {
 
 
 @dataclass
+class Private:
+    """What only the viewer may see of a position (their hand, coins, goal,
+    shield): its template and context, drawn apart from the board into the
+    board's ``{{ private_part() }}``, inside ``#my-secrets`` (games/jinja.py)."""
+
+    template: str
+    context: dict
+
+
+@dataclass
 class Scene:
     """What one viewer sees of a position, built once per request from the
     game's ``view`` and drawn by the match panel (games/panel.jinja) in one
-    template engine: the board's Jinja2 template and its context (the viewer's
-    own secrets inside ``only_you()``), the board in words, and the viewer's
-    choices (None when it is not their move)."""
+    template engine: the board (its Jinja2 template and context: what every
+    viewer without choices sees alike, with the game's own status, such as
+    scores and counters), the board in words, the viewer's choices (None when
+    it is not their move) and their private part (None for a spectator, or a
+    game without secrets). Whose turn it is, the clock and each seat's row are
+    the platform's, the same for every game (``selectors.match_panel``).
+
+    The board is drawn without the private part and the private part without
+    the board, so a board drawn without choices is shared by every viewer of
+    the version (``selectors.board_cache_key``), each seat's private part
+    drawn for that seat alone."""
 
     template: str
     board: dict
     words: list[str]
     choices: ChoiceLevel | None
+    private: Private | None = None
 
 
 def default_scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
@@ -131,7 +175,17 @@ def default_scene(module, view: dict, viewer, names: list[str], choices) -> Scen
         board=module.board_context(view, viewer, names, choices),
         words=hook(module, "describe_board")(view, names),
         choices=choices,
+        private=private(module, view, viewer, names, choices),
     )
+
+
+def private(module, view: dict, viewer, names: list[str], choices) -> Private | None:
+    """The viewer's private part: the presenter's ``private_context`` drawn by
+    its ``PRIVATE_TEMPLATE``, or None (a spectator; a game without one)."""
+    context = hook(module, "private_context")(view, viewer, names, choices)
+    if context is None:
+        return None
+    return Private(template=module.PRIVATE_TEMPLATE, context=context)
 
 
 def scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
@@ -140,6 +194,19 @@ def scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
     if own is not None:
         return own(view, viewer, names, choices)
     return default_scene(module, view, viewer, names, choices)
+
+
+def beside_the_board(
+    module, view: dict, viewer, names: list[str]
+) -> tuple[list[str], Private | None]:
+    """The board in words and the private part of a viewer without choices,
+    for a board someone has drawn already for the version: what a scene holds
+    apart from the board itself, without building the board."""
+    if getattr(module, "scene", None) is not None:
+        whole = scene(module, view, viewer, names, None)
+        return whole.words, whole.private
+    words = hook(module, "describe_board")(view, names)
+    return words, private(module, view, viewer, names, None)
 
 
 def hook(module, name: str):

@@ -312,6 +312,7 @@ def replay_page(
         seat_refs=[ref_for_seat(seat, names[seat.index]) for seat in seats],
         board_template=scene.template,
         board=scene.board,
+        private=scene.private,
         changed=changed,
         board_text=scene.words,
         log=log,

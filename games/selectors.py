@@ -401,26 +401,38 @@ def confirms_moves(user, touch: bool) -> bool:
     return preference == "always" or (preference == "auto" and touch)
 
 
-def board_cache_key(match: Match, viewer: int | None, user, names: list[str], layer: str = ""):
-    """The shared cache's key of a board drawn without choices.
+def board_cache_key(
+    match: Match, user, names: list[str], layer: str = "", viewpoint: str = ""
+) -> str:
+    """The shared cache's key of a board drawn without choices, for every viewer.
 
     Everything the drawing depends on is in it: the match, its stamp
     (version, status, deadline, undo request, last change) and a digest of
     its state (a position is only ever written with a new version, but the
-    key does not rely on it), the seat seen
-    from (``public`` for a spectator: every spectator and every poll of the
-    version share it; a seat's board holds that seat's secrets, so its key
-    also names the user, and no one else ever reads it), the language, the
-    colour theme and the seat names. ``layer`` is for a part of the board
-    that depends on the viewer alone (what changed since their last visit):
-    its own key part, so such a drawing is never served to another viewer.
+    key does not rely on it), the language, the colour theme, the seat
+    names and the presenter's ``board_viewpoint`` (by default "", every viewer
+    alike). Not the viewer: a board holds nothing a seat alone may see (each
+    viewer's private part is drawn apart, under ``viewer_cache_key``), so every
+    seat without choices, every spectator and every poll of the version share
+    one drawing (tests/conformance/test_public_board.py checks that it is the
+    same for all of them). ``layer`` is for a part of the board that depends
+    on the viewer alone (what changed since their last visit): its own key
+    part, so such a drawing is never served to another viewer.
     """
-    seen_from = "public" if viewer is None else f"seat{viewer}-u{user.pk}"
     theme = preferences(user)["theme"] if user.is_authenticated else "auto"
     names_tag = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
     position = hashlib.sha256(json.dumps(match.state).encode()).hexdigest()[:24]
-    parts = (match.pk, match.stamp, position, seen_from, get_language(), theme, names_tag, layer)
+    parts = (match.pk, match.stamp, position, get_language(), theme, names_tag, viewpoint, layer)
     return "board:" + ":".join(str(part) for part in parts)
+
+
+def viewer_cache_key(board_key: str, viewer: int | None, user) -> str:
+    """The key of what one viewer sees beside the shared board: their private
+    part and the board in words (a seat's words name their own hand). A
+    spectator's is shared by every spectator; a seat's names the user too, so
+    no one else ever reads it."""
+    seen_from = "public" if viewer is None else f"seat{viewer}-u{user.pk}"
+    return f"{board_key}:{seen_from}"
 
 
 def _scene(
@@ -436,10 +448,12 @@ def _scene(
     changed=frozenset(),
     kept_boards=True,
 ) -> dict[str, Any]:
-    """The board, its words and the viewer's choices: the presenter's one
-    description of what this viewer sees (``presenters.scene``), or, when they
-    have no choices, the board and words as already drawn for this version
-    (``board_cache_key``; games/jinja.py ``draw_board`` keeps what it draws).
+    """The board, its words, the viewer's choices and private part: the
+    presenter's one description of what this viewer sees
+    (``presenters.scene``), or, when they have no choices, the board as
+    already drawn for this version by anyone, with their own private part and
+    words (``board_cache_key``, ``viewer_cache_key``; games/jinja.py
+    ``draw_board`` keeps what it draws).
 
     ``kept_boards=False``: the answer to the move that made this version, whose
     board no one can have drawn yet; it is neither looked up nor kept (the key
@@ -449,10 +463,22 @@ def _scene(
     choosing = my_turn and me.status == "playing"
     if not choosing and kept_boards:
         layer = _changed_layer(changed)
-        key = context["board_cache_key"] = board_cache_key(match, viewer, user, names, layer)
-        drawn = cache.get(key)
-        if drawn is not None:
-            context.update(board=None, board_html=drawn["html"], board_text=drawn["words"])
+        viewpoint = presenters.hook(presenter, "board_viewpoint")(viewer)
+        key = context["board_cache_key"] = board_cache_key(match, user, names, layer, viewpoint)
+        own = context["viewer_cache_key"] = viewer_cache_key(key, viewer, user)
+        drawn = cache.get_many([key, own])
+        if key in drawn and own in drawn:
+            context.update(
+                board=None,
+                board_html=drawn[key],
+                private_html=drawn[own]["private"],
+                board_text=drawn[own]["words"],
+            )
+            return context
+        if key in drawn:  # another viewer drew the board: only this viewer's own part
+            view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
+            words, private = presenters.beside_the_board(presenter, view, viewer, names)
+            context.update(board=None, board_html=drawn[key], board_text=words, private=private)
             return context
     # Presenters also get the seat names and the version, to label choices and
     # to post a move from a click on the board.
@@ -474,6 +500,7 @@ def _scene(
         board=scene.board,
         board_text=scene.words,
         choices=scene.choices,
+        private=scene.private,
     )
     return context
 

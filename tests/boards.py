@@ -25,8 +25,10 @@ def board_with_choices(game, moves: int = 12, seed: str = "seed-1") -> tuple[str
     names = [f"Player {i}" for i in range(game.min_players)]
     view = {**game.view(state, seat), "_names": names, "_version": moves}
     choices = presenters.choice_level(game.legal_actions(state, seat), view, presenter, [])
+    scene = presenters.scene(presenter, view, seat, names, choices)
     context = {
-        "board": presenter.board_context(view, seat, names, choices),
+        "board": scene.board,
+        "private": scene.private,
         "choices": choices,
         "match": SimpleNamespace(pk=1, version=moves),
         "urls": presenters.MatchUrls.of(1),

@@ -14,6 +14,7 @@ another's secrets is checked on whole pages by
 import re
 
 import pytest
+from django.core.cache import cache
 from django.template import engines
 from django.test import RequestFactory
 from django.utils import translation
@@ -34,7 +35,9 @@ DECIMAL_COMMA = re.compile(
 
 
 def _board_and_panel(match, user, request):
-    """The board as its template draws it, and the whole panel around it."""
+    """The board as its template draws it, and the whole panel around it (the
+    shared cache emptied first: another viewer's drawing is not its template's)."""
+    cache.clear()
     context = selectors.match_panel(match, user)
     board = engines["jinja2"].env.get_template(context["board_template"])
     return board.render(context), jinja.render(jinja.PANEL_TEMPLATE, context, request)

@@ -45,10 +45,15 @@ def _view(game, state, viewer, names, step):
 
 def _drawn_marks(presenter, view, viewer, names, changed) -> set[str]:
     """The keys the board marks when drawn with ``changed`` highlighted."""
-    template = engines["jinja2"].env.get_template(presenter.BOARD_TEMPLATE)
-    board = presenter.board_context(view, viewer, names, None)
+    scene = presenters.scene(presenter, view, viewer, names, None)
+    template = engines["jinja2"].env.get_template(scene.template)
     html = template.render(
-        {"board": board, "changed": changed, "match": SimpleNamespace(pk=1, version=1)}
+        {
+            "board": scene.board,
+            "private": scene.private,
+            "changed": changed,
+            "match": SimpleNamespace(pk=1, version=1),
+        }
     )
     return set(MARKED.findall(html))
 

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 BOARD_TEMPLATE = "games/hatchlings/board.jinja"
+PRIVATE_TEMPLATE = "games/hatchlings/private.jinja"
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
 PIECE_SELECTOR = ".hand .card"
@@ -43,20 +44,10 @@ def action_steps(action: dict, view: dict) -> list[tuple[str, str]]:
 
 
 def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
-    by_key = {choice.key: choice for choice in choices.choices} if choices else {}
     nest = [
         {"x": 10 + i * (EGG_W + 6), "seat": seat, "value": value, "name": names[seat]}
         for i, (seat, value) in enumerate(view["nest"])
     ]
-    hand = []
-    for value in view["my_hand"] or []:
-        hand.append(
-            {
-                "value": value,
-                "hatch": by_key.get(f"hatch-{value}"),
-                "bury": by_key.get(f"bury-{value}"),
-            }
-        )
     return {
         "width": max(320, 20 + len(nest) * (EGG_W + 6)),
         "nest": nest,
@@ -67,12 +58,22 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             for name, score, count in zip(names, view["scores"], view["hand_counts"], strict=True)
         ],
         "clutch": view["clutch_count"],
-        "hand": hand,
-        "mine": view["my_hand"] is not None,
         "hands_at_end": view["hands_at_end"],
         "description": _("%(n)s eggs in the nest; %(c)s in the clutch.")
         % {"n": len(nest), "c": view["clutch_count"]},
     }
+
+
+def private_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict | None:
+    """The viewer's eggs, each with its clicks; None for a spectator."""
+    if view["my_hand"] is None:
+        return None
+    by_key = {choice.key: choice for choice in choices.choices} if choices else {}
+    hand = [
+        {"value": value, "hatch": by_key.get(f"hatch-{value}"), "bury": by_key.get(f"bury-{value}")}
+        for value in view["my_hand"]
+    ]
+    return {"hand": hand}
 
 
 def changed(before: dict, after: dict) -> set[str]:

@@ -1,12 +1,15 @@
-"""A board drawn without choices is drawn once per version and viewer and reused.
+"""A board drawn without choices is drawn once per version and reused by every viewer.
 
-``selectors.board_cache_key`` names everything the drawing depends on; a
-spectator's board (``public``) is shared by every spectator and poll of the
-version, a seat's board is kept for that seat's user alone, and the panel
+``selectors.board_cache_key`` names everything the drawing depends on; the
+board is shared by every seat without choices, every spectator and every poll
+of the version; a seat's private part (and the board in words) is kept under
+``selectors.viewer_cache_key``, for that seat's user alone; and the panel
 drawn from the cache is the panel drawn afresh.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.core.cache import cache
@@ -25,6 +28,11 @@ def _client(user=None) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def _unmasked(html: str) -> str:
+    """``html`` without the CSRF field's value, masked anew on every answer."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
 
 
 def _panel(client, match) -> str:
@@ -60,7 +68,12 @@ def test_a_second_spectator_gets_the_board_without_it_being_built_again(
     assert "my-secrets" not in again and "my-secrets" not in anonymous
 
 
-def test_a_seats_board_is_kept_for_that_user_alone(hatchlings_match, make_user):
+def test_a_seat_and_a_spectator_share_the_board_and_each_private_part_stays_with_its_seat(
+    hatchlings_match, make_user, monkeypatch
+):
+    """The waiting seat draws the board once for the version; a spectator then
+    gets that drawing without the board being built again, and without the
+    seat's hand; the seat's private part is kept under a key naming its user."""
     match, owner, other = hatchlings_match
     game = registry.get(match.game_key)
     waiting = owner if 0 not in game.current_seats(match.state) else other
@@ -69,12 +82,25 @@ def test_a_seats_board_is_kept_for_that_user_alone(hatchlings_match, make_user):
     seat = selectors.seat_of(match, waiting).index
     names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
     with translation.override("en"):
-        seat_key = selectors.board_cache_key(match, seat, waiting, names)
-        public_key = selectors.board_cache_key(match, None, make_user("nobody"), names)
-    assert cache.get(seat_key) is not None
-    assert seat_key != public_key and f"u{waiting.pk}" in seat_key
+        board_key = selectors.board_cache_key(match, waiting, names)
+    seat_key = selectors.viewer_cache_key(board_key, seat, waiting)
+    spectators_key = selectors.viewer_cache_key(board_key, None, make_user("nobody"))
+    assert cache.get(board_key) is not None and "my-secrets" in cache.get(seat_key)["private"]
+    assert f"u{waiting.pk}" in seat_key and seat_key != spectators_key
+    assert cache.get(spectators_key) is None
+
+    presenter = presenters.get(match.game_key)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the board was built again")
+
+    monkeypatch.setattr(presenter, "board_context", refuse)
     spectator = _panel(_client(make_user("watcher-3")), match)
-    assert "my-secrets" not in spectator
+    assert "my-secrets" not in spectator and 'class="board' in spectator
+    watched = cache.get(spectators_key)  # the spectator's own words, and no private part
+    assert watched["private"] == "" and watched["words"] != cache.get(seat_key)["words"]
+    again = _panel(_client(waiting), match)  # both parts now from the cache
+    assert _unmasked(again) == _unmasked(mine)
 
 
 def test_the_key_names_the_language_the_version_the_position_and_a_viewers_layer(
@@ -83,17 +109,18 @@ def test_the_key_names_the_language_the_version_the_position_and_a_viewers_layer
     match, owner, _other = hatchlings_match
     names = ["a", "b"]
     with translation.override("en"):
-        english = selectors.board_cache_key(match, 0, owner, names)
-        layered = selectors.board_cache_key(match, 0, owner, names, layer="since-3")
+        english = selectors.board_cache_key(match, owner, names)
+        layered = selectors.board_cache_key(match, owner, names, layer="since-3")
+        seen_from = selectors.board_cache_key(match, owner, names, viewpoint="seat1")
     with translation.override("pl"):
-        polish = selectors.board_cache_key(match, 0, owner, names)
-    renamed = selectors.board_cache_key(match, 0, owner, ["a", "c"])
+        polish = selectors.board_cache_key(match, owner, names)
+    renamed = selectors.board_cache_key(match, owner, ["a", "c"])
     match.version += 1
-    newer = selectors.board_cache_key(match, 0, owner, names)
+    newer = selectors.board_cache_key(match, owner, names)
     match.version -= 1
     match.state = {**match.state, "changed": True}
-    moved = selectors.board_cache_key(match, 0, owner, names)
-    assert len({english, layered, polish, renamed, newer, moved}) == 6
+    moved = selectors.board_cache_key(match, owner, names)
+    assert len({english, layered, seen_from, polish, renamed, newer, moved}) == 7
 
 
 def test_a_board_marked_for_one_look_never_takes_the_place_of_the_shared_drawing(
@@ -102,7 +129,6 @@ def test_a_board_marked_for_one_look_never_takes_the_place_of_the_shared_drawing
     """The highlights since a player's last look are drawn for that look alone:
     the plain board kept for the version (here by a poll) does not hide them,
     and the marked board is not what the next poll or another viewer gets."""
-    import re
 
     from games.models import Seat
     from tests.conftest import play_one

@@ -21,6 +21,7 @@ from games.catalog.drako import components as C
 from games.catalog.drako.rules import ray
 
 BOARD_TEMPLATE = "games/drako/board.jinja"
+PRIVATE_TEMPLATE = "games/drako/private.jinja"
 # The sentences name who acted ("The dragon bites Urpen."), so the log omits the seat name.
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
@@ -381,7 +382,6 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "counts": _counts(view, names),
         "turn": _turn_line(view, names),
         "pending": _pending(view, viewer, names, by_key),
-        "hand": _hand(view, by_key),
         "draw_choice": by_key.get("draw"),
         "free_choice": by_key.get("free"),
         "fury_choice": by_key.get("fury"),
@@ -635,6 +635,21 @@ def changed(before: dict, after: dict) -> set[str]:
         f"hand:{card}" for card in (after.get("me") or {}).get("hand", []) if card not in held
     )
     return keys
+
+
+def private_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict | None:
+    """The viewer's hand, each card with its click; None for a spectator and a
+    seat with no card (as the board drew it before: no empty hand)."""
+    by_key = {choice.key: choice for choice in choices.choices} if choices else {}
+    hand = _hand(view, by_key)
+    return {"hand": hand} if hand else None
+
+
+def board_viewpoint(viewer: int | None) -> str:
+    """The board words its public parts for the seat it is seen from ("you
+    play the dragon", "you are attacked!"), so each seat has its own drawing,
+    the spectators one between them."""
+    return "" if viewer is None else f"seat{viewer}"
 
 
 def _hand(view: dict, by_key: dict) -> list[HandCard]:

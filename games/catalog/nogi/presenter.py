@@ -14,6 +14,7 @@ from games.catalog.nogi import components as C
 from games.catalog.wording import per_language
 
 BOARD_TEMPLATE = "games/nogi/board.jinja"
+PRIVATE_TEMPLATE = "games/nogi/private.jinja"
 # Log sentences do not name the actor; the log shows the seat's name first.
 SENTENCES_NAME_THE_ACTOR = False
 # A piece on the board, measured at a phone's width by the browser tests.
@@ -307,14 +308,6 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             ),
             None,
         )
-    me = view.get("me")
-    mine = None
-    if me is not None:
-        mine = {
-            "shields": [[(named[c], COLOUR_HEX[c]) for c in shield] for shield in me["shields"]],
-            "bunny_values": me["bunny_values"],
-            "bunny_points": me["bunny_points"],
-        }
     revealed = None
     if view.get("over") and view.get("revealed"):
         revealed = [
@@ -341,8 +334,20 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "tokens_left": view["dragon_tokens_left"],
         "tokens_revealed": view["dragon_revealed"],
         "bunnies_collected": list(zip(names, view["bunnies_collected"], strict=True)),
-        "mine": mine,
         "revealed": revealed,
+    }
+
+
+def private_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict | None:
+    """The viewer's shield and bunnies (``PRIVATE_TEMPLATE``); None for a spectator."""
+    me = view.get("me")
+    if me is None:
+        return None
+    named = _colour_names(get_language())
+    return {
+        "shields": [[(named[c], COLOUR_HEX[c]) for c in shield] for shield in me["shields"]],
+        "bunny_values": me["bunny_values"],
+        "bunny_points": me["bunny_points"],
     }
 
 

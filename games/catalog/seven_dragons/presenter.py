@@ -26,6 +26,7 @@ from games.catalog.seven_dragons.rules import (
 from games.catalog.wording import per_language
 
 BOARD_TEMPLATE = "games/seven_dragons/board.jinja"
+PRIVATE_TEMPLATE = "games/seven_dragons/private.jinja"
 # The sentences name who acted ("Ada placed ..."), so the log omits the seat name.
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
@@ -386,8 +387,6 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         % {"n": view["imaginary"]},
         "turn": _turn_line(view, names),
         "pending": _pending_line(view, names),
-        "hand": _hand(view, by_key, silver),
-        "my_goal": _goal(view["my_goal"]) if view["my_goal"] else None,
         "other_choices": [c for k, c in by_key.items() if not k.startswith(DRAWN_ON_BOARD)],
         "over": _over(view, names),
         "revealed": _revealed(view, names),
@@ -483,6 +482,17 @@ def _pile_top(view: dict) -> dict | None:
         "fill": FILL[colour],
         "ink": INK[colour],
         "letter": colour_letter(colour),
+    }
+
+
+def private_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict | None:
+    """The viewer's secret goal and hand (the cards a click may play); None for
+    a spectator."""
+    if not view["my_hand"] and not view["my_goal"]:
+        return None
+    return {
+        "hand": _hand(view, _index(choices), view["silver"]),
+        "my_goal": _goal(view["my_goal"]) if view["my_goal"] else None,
     }
 
 

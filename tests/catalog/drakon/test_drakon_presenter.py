@@ -87,11 +87,11 @@ def test_counts_use_plurals():
 
 def test_no_ability_text_without_heroes():
     plain = build_state(2, hands=[["empty A1"], []])
-    board = presenter.board_context(view_of(plain, 0), 0, ["Ann", "Bob"])
-    assert board["mine"]["hero_text"] == ""
+    mine = presenter.private_context(view_of(plain, 0), 0, ["Ann", "Bob"])
+    assert mine["hero_text"] == ""
     heroes = build_state(2, hands=[["empty A1"], []], options={"heroes": True})
-    board = presenter.board_context(view_of(heroes, 0), 0, ["Ann", "Bob"])
-    assert board["mine"]["hero_text"]
+    mine = presenter.private_context(view_of(heroes, 0), 0, ["Ann", "Bob"])
+    assert mine["hero_text"]
 
 
 def ghost_arrows(board) -> list[list[str]]:

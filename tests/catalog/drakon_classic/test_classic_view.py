@@ -60,9 +60,9 @@ def test_the_board_key_lists_the_first_editions_rooms_with_their_texts():
 def test_the_first_editions_characters_and_sentences():
     state = position(options={"heroes": True}, hero_names=["knight", "wizard"])
     view = GAME.view(state, 0)
-    context = presenter.board_context(view, 0, ["ala", "ola"])
-    assert context["mine"]["hero"] == "Knight"
-    assert "even out of your turn" in context["mine"]["hero_text"]
+    mine = presenter.private_context(view, 0, ["ala", "ola"])
+    assert mine["hero"] == "Knight"
+    assert "even out of your turn" in mine["hero_text"]
     names = ["ala", "ola"]
     assert presenter.describe_event({"type": "coin_to_start", "seat": 0, "cause": "x"}, names) == (
         "ala put a coin on the Start for Drakon."

@@ -14,7 +14,12 @@ leads to a page that asks to confirm it.
 
 from django.utils.translation import gettext_lazy
 
-from games.catalog.drakon.presenter.board import board_context, changed, pattern_arrows
+from games.catalog.drakon.presenter.board import (
+    board_context,
+    changed,
+    pattern_arrows,
+    private_context,
+)
 from games.catalog.drakon.presenter.clicks import action_steps
 from games.catalog.drakon.presenter.log import describe_event
 from games.catalog.drakon.presenter.texts import (
@@ -31,6 +36,7 @@ from games.catalog.drakon.presenter.texts import (
 from games.catalog.drakon.presenter.words import describe_board, final_summary
 
 BOARD_TEMPLATE = "games/drakon/board.jinja"
+PRIVATE_TEMPLATE = "games/drakon/private.jinja"
 # Log sentences say who acted ("Alice placed ..."), so the log omits the name.
 SENTENCES_NAME_THE_ACTOR = True
 # A piece on the board, measured at a phone's width by the browser tests.
@@ -43,6 +49,7 @@ SUMMARY = gettext_lazy(
 
 __all__ = [
     "BOARD_TEMPLATE",
+    "PRIVATE_TEMPLATE",
     "ICON",
     "SUMMARY",
     "HERO_NAMES",
@@ -58,6 +65,7 @@ __all__ = [
     "describe_event",
     "describe_pending",
     "final_summary",
+    "private_context",
     "hero_name",
     "option_labels",
     "pattern_arrows",

@@ -260,6 +260,37 @@ def _spot_for(choice, frame: Frame, rooms: set[str]) -> Spot | None:
     )
 
 
+def private_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict | None:
+    """The viewer's hero, coins and hand, each tile with its click (a tile to
+    place); None for a spectator."""
+    me = view.get("me")
+    if me is None:
+        return None
+    hand_choices = {
+        int(choice.key.split("-")[1]): choice
+        for choice in (choices.choices if choices is not None else [])
+        if choice.key.startswith("tile-")
+    }
+    return {
+        "hero": hero_name(me.get("hero")),
+        "hero_text": hero_text(view, me.get("hero")),
+        "coins": me["coins"],
+        "gold": me["gold"],
+        "hand": [
+            {
+                "tile": t["tile"],
+                "name": room_name(t["room"], edition_of(view)),
+                "symbol": ROOM_STYLE.get(t["room"], ("?", "#ddd"))[0],
+                "fill": ROOM_STYLE.get(t["room"], ("?", "#ddd"))[1],
+                "icon": ROOM_ICON.get(t["room"], ""),
+                "arrow_paths": arrow_paths(32, 32, pattern_arrows(t["pattern"], 0)),
+                "choice": hand_choices.get(t["tile"]),
+            }
+            for t in me["hand"]
+        ],
+    }
+
+
 def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
     rooms = view["board"]
     cells = [(r["x"], r["y"]) for r in rooms]
@@ -320,7 +351,6 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     pieces = _pieces(view, frame, names)
     spots: list[Spot] = []
     previews: list[Preview] = []
-    hand_choices: dict[int, Any] = {}
     if choices is not None:
         room_keys = {r["at"] for r in rooms}
         for choice in choices.choices:
@@ -329,30 +359,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 spots.append(spot)
             elif choice.key.startswith("rot-") or choice.key.startswith("turns-"):
                 previews.append(_preview(choice, view, choices))
-            elif choice.key.startswith("tile-"):
-                hand_choices[int(choice.key.split("-")[1])] = choice
 
-    me = view.get("me")
-    mine = None
-    if me is not None:
-        mine = {
-            "hero": hero_name(me.get("hero")),
-            "hero_text": hero_text(view, me.get("hero")),
-            "coins": me["coins"],
-            "gold": me["gold"],
-            "hand": [
-                {
-                    "tile": t["tile"],
-                    "name": room_name(t["room"], edition_of(view)),
-                    "symbol": ROOM_STYLE.get(t["room"], ("?", "#ddd"))[0],
-                    "fill": ROOM_STYLE.get(t["room"], ("?", "#ddd"))[1],
-                    "icon": ROOM_ICON.get(t["room"], ""),
-                    "arrow_paths": arrow_paths(32, 32, pattern_arrows(t["pattern"], 0)),
-                    "choice": hand_choices.get(t["tile"]),
-                }
-                for t in me["hand"]
-            ],
-        }
     players = []
     for hero in view["heroes"]:
         seat = hero["seat"]
@@ -384,7 +391,6 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         "previews": previews,
         "ghosts": _ghosts(previews, choices, frame, view),
         "players": players,
-        "mine": mine,
         "stack": view["stack"],
         "hoard": view["hoard"],
         "goal_gold": goal.get("gold"),
