@@ -397,16 +397,15 @@ def each_drawn_once(context, prefix: tuple, items, draw) -> str:
     ``items``, joined: a row of parts (Nogi's 36 fields) in one call of the
     template, which costs less than 72. ``item.look()`` is everything the
     item shows, or None when it cannot be kept."""
-    fresh = bool(context.get("changed"))
-    return mark_safe(
-        "".join(_drawn_once((*prefix, item.look()), draw, (item,), fresh) for item in items)
-    )
+    fresh, language = bool(context.get("changed")), get_language()
+    drawn = [_drawn_once((*prefix, item.look()), draw, (item,), fresh, language) for item in items]
+    return mark_safe("".join(drawn))
 
 
-def _drawn_once(key: tuple, draw, args: tuple, fresh: bool) -> str:
+def _drawn_once(key: tuple, draw, args: tuple, fresh: bool, language: str | None = None) -> str:
     if fresh or None in key:
         return mark_safe(str(draw(*args)))
-    full = (get_language(), *key)
+    full = (language or get_language(), *key)
     found = _DRAWN_ONCE.get(full)
     if found is None:
         found = mark_safe(str(draw(*args)))  # drawn and escaped by the board's template
