@@ -96,6 +96,9 @@ def main() -> int:
 
     def move(htmx: bool = True) -> float:
         live = [g for g in games if not g.state["over"]]
+        if not live:  # every match has ended: fresh ones, made outside the timing
+            games.extend(move_load.create_matches(args.matches))
+            live = [g for g in games if not g.state["over"]]
         g = live[turn[0] % len(live)]
         turn[0] += 1
         (seat,) = game.current_seats(g.state)
