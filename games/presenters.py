@@ -58,7 +58,8 @@ Optional, with a default here (``hook(module, name)`` finds either):
   "", every viewer alike.
 - ``scene(view, viewer, names, choices) -> Scene``: the whole of what this
   viewer sees of the position in one description (below); by default built
-  from ``BOARD_TEMPLATE``, ``board_context`` and ``describe_board``.
+  from ``BOARD_TEMPLATE``, ``board_context``, ``describe_board`` and
+  ``private_context``.
 - ``PIECE_SELECTOR``: the CSS selector of a piece on the board (a knight, a
   hero, a card). The phone test (tests/e2e/test_e2e_phone.py) measures every
   piece it finds at 390 px and at a desktop's width: each must be at least
