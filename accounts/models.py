@@ -38,6 +38,11 @@ class InvitationsFrom(models.TextChoices):
     PLAYED_WITH = "played_with", _("Only players I have played with")
 
 
+#: The profile's email preferences, one per group of notification kinds
+#: (``games.correspondence.kinds`` says which kind each governs).
+EMAIL_PREFERENCES = ("email_your_turn", "email_reminder", "email_match_events", "email_invitation")
+
+
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"

@@ -12,18 +12,24 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import VACATION_DAYS_PER_YEAR, Delivery, Profile, VacationPeriod
+from accounts.models import (
+    EMAIL_PREFERENCES,
+    VACATION_DAYS_PER_YEAR,
+    Delivery,
+    Profile,
+    VacationPeriod,
+)
 from accounts.selectors import forget_preferences, vacation_days_used
-from games import clock, notifications
+from core.errors import Conflict, ServiceError
 from games.engine import registry
-from games.errors import Conflict, ServiceError
 from games.models import Match, MatchStatus, SeatStatus
-from games.services import lock_matches, seats_of
+from games.play import clock
+from games.play.services import lock_matches, seats_of
 
 
 def unsubscribe(user_id: int, field: str) -> None:
     """Stop one kind of email (or all, ``field == "all"``) for a user."""
-    fields = sorted(set(notifications.PREFERENCE_FIELD.values())) if field == "all" else [field]
+    fields = list(EMAIL_PREFERENCES) if field == "all" else [field]
     Profile.objects.filter(user_id=user_id).update(**{name: Delivery.NEVER for name in fields})
 
 

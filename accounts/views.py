@@ -11,7 +11,7 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.forms import ProfileForm, VacationForm
 from accounts.models import VACATION_DAYS_PER_YEAR
-from games import errors
+from core import errors
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -91,7 +91,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfilePreferencesMiddleware",
     # 405 for methods the site has none of, 400 for a NUL in any parameter.
-    "games.middleware.RequestGuardMiddleware",
+    "games.web.middleware.RequestGuardMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -108,13 +108,13 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
             # Each registered game keeps its board templates in its own package
-            # (games.template_loader finds them through the registry).
+            # (games.panel.template_loader finds them through the registry).
             "loaders": [
                 (
                     "django.template.loaders.cached.Loader",
                     [
                         "django.template.loaders.filesystem.Loader",
-                        "games.template_loader.CatalogLoader",
+                        "games.panel.template_loader.CatalogLoader",
                         "django.template.loaders.app_directories.Loader",
                     ],
                 )
@@ -126,9 +126,9 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.bell",
-                "games.context_processors.service_worker",
-                "games.context_processors.login_link",
+                "games.web.context_processors.bell",
+                "games.web.context_processors.service_worker",
+                "games.web.context_processors.login_link",
             ],
         },
     },
@@ -141,13 +141,13 @@ TEMPLATES = [
         "DIRS": [],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "games.jinja.environment",
+            "environment": "games.panel.jinja.environment",
             # For the match panel (games/panel.jinja): the user, the login link
             # and the CSRF field masked once per fragment.
             "context_processors": [
                 "django.contrib.auth.context_processors.auth",
-                "games.context_processors.login_link",
-                "games.context_processors.csrf_once",
+                "games.web.context_processors.login_link",
+                "games.web.context_processors.csrf_once",
             ],
         },
     },
@@ -437,9 +437,9 @@ SMOKI = {
     # After a failed hand-over, a process leaves work to the relay this long.
     "BROKER_PAUSE_SECONDS": env.int("SMOKI_BROKER_PAUSE_SECONDS", default=30),
     # The sweep wakes this many due matches itself and hands each further
-    # batch to another worker (games.timeouts.sweep).
+    # batch to another worker (games.play.timeouts.sweep).
     "SWEEP_BATCH": env.int("SMOKI_SWEEP_BATCH", default=100),
-    # Due matches woken together in one transaction (games.timeouts.wake_together).
+    # Due matches woken together in one transaction (games.play.timeouts.wake_together).
     "SWEEP_TOGETHER": env.int("SMOKI_SWEEP_TOGETHER", default=25),
     # Ladders (docs/ladders.md): a player challenges at most LADDER_REACH
     # places above their own; the challenged player accepts within

@@ -12,5 +12,5 @@ urlpatterns = [
     path("", include("players.urls")),
     path("", include("ladders.urls")),
     path("", include("tournaments.urls")),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
 ]

@@ -7,8 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from games import checks  # noqa: F401 - registers the deployment checks
-        from games.i18n import translate_titles
-        from games.roles import ensure_moderator_group
+        from games.moderation.roles import ensure_moderator_group
+        from games.panel.i18n import translate_titles
 
         translate_titles()
 

@@ -366,8 +366,6 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", _("You are invited")
     MODERATION = "moderation", _("A moderator changed your match")
     UNDO_REQUEST = "undo_request", _("A player asks to take back a move")
-    TOURNAMENT = "tournament", _("News of a tournament")
-    LADDER = "ladder", _("News of a ladder")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -390,14 +388,17 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    # Null for competition news not about one match (a tournament's start,
-    # round or end, a ladder challenge's end), which says what it is about in
-    # ``about`` instead (``games.notifications.queue_news``).
+    # Null for news not about one match (a kind another app registers), which
+    # says what it is about in ``about`` instead
+    # (``games.correspondence.notifications.queue_news``).
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
     )
     about = models.JSONField(null=True, blank=True)
-    kind = models.CharField(max_length=16, choices=NotificationKind.choices)
+    # A ``NotificationKind`` about a match, or a kind of news another app
+    # registered (``games.correspondence.kinds``): no choices here, so an app's
+    # kinds need no migration of this one.
+    kind = models.CharField(max_length=16)
     version = models.PositiveIntegerField()
     # Distinguishes several notifications of one kind at one version, e.g. the
     # 24-hour and the 2-hour reminder.
@@ -429,7 +430,7 @@ class Notification(models.Model):
                 name="notification_once_without_match",
             ),
             # One unread entry per match and kind: a new event updates it
-            # (games.notifications.queue).
+            # (games.correspondence.notifications.queue).
             models.UniqueConstraint(
                 fields=["user", "match", "kind"],
                 condition=Q(read_at__isnull=True),
@@ -558,8 +559,6 @@ class ModerationAction(models.Model):
         REPLACE_WITH_BOT = "replace_with_bot", _("Replace a seat with a bot")
         REINSTATE = "reinstate", _("Give a bot-held seat back to its player")
         ADJUDICATE = "adjudicate", _("Adjudicate the result")
-        CANCEL_TOURNAMENT = "cancel_tournament", _("Cancel a tournament")
-        REMOVE_ENTRANT = "remove_entrant", _("Remove a tournament entrant")
         CORRECT_RESULT = "correct_result", _("Correct a finished match's result")
         UNDO = "undo", _("Undo moves")
         HIDE_MESSAGE = "hide_message", _("Hide a chat message")
@@ -568,7 +567,10 @@ class ModerationAction(models.Model):
         RESEND_EMAIL = "resend_email", _("Send a failed email again")
 
     moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # One of ``Kind`` or a kind another app registered
+    # (``games.moderation.audit.register_kinds``): no choices here, so an
+    # app's kinds need no migration of this one.
+    kind = models.CharField(max_length=20)
     match = models.ForeignKey(
         Match, on_delete=models.PROTECT, null=True, blank=True, related_name="moderation"
     )

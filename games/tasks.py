@@ -8,7 +8,8 @@ server can never hold the workers the sweep and the bots need.
 from celery import shared_task
 from django.conf import settings
 
-from games import digests, notifications, outbox, services, timeouts
+from games.correspondence import delivery, digests, outbox
+from games.play import services, timeouts
 
 
 @shared_task(acks_late=True)
@@ -53,7 +54,7 @@ def deliver_notification(notification_id: int) -> str:
     """Retries are not Celery's: a failure is recorded on the row with its next
     try, and the relay hands it over when that time comes (hours, not minutes,
     and nothing held in a worker's memory meanwhile)."""
-    return notifications.deliver(notification_id)
+    return delivery.deliver(notification_id)
 
 
 @shared_task(acks_late=True)
@@ -61,12 +62,12 @@ def deliver_notifications(notification_ids: list[int]) -> list[str]:
     """The rows of one sweep batch's notices, delivered in turn: one hand-over
     for them all instead of one each. Each row is claimed and settled on its
     own, as by ``deliver_notification``, so a rerun sends nothing twice."""
-    return [notifications.deliver(pk) for pk in notification_ids]
+    return [delivery.deliver(pk) for pk in notification_ids]
 
 
 @shared_task(acks_late=True)
 def release_stuck_claims() -> int:
-    return notifications.release_stuck_claims()
+    return delivery.release_stuck_claims()
 
 
 @shared_task(acks_late=True)

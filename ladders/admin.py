@@ -1,7 +1,7 @@
 """The moderators' desk for ladders: read-only lists of ladders, players on
-them, challenges and the ladder audit, and two actions with a reason kept
-in the audit (``ladders.services.remove_entry`` and ``cancel_challenge``),
-on the same confirmation page as the match actions."""
+them and challenges, and two actions with a reason kept in the moderators'
+one audit (``ladders.services.remove_entry`` and ``cancel_challenge``), on
+the same confirmation page as the match actions."""
 
 from django.contrib import admin
 from django.shortcuts import get_object_or_404
@@ -10,9 +10,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.desk import ReadOnlyAdmin, reason_page
+from games.moderation.desk import ReadOnlyAdmin, reason_page
 from ladders import services
-from ladders.models import Challenge, Entry, Ladder, LadderAudit
+from ladders.models import Challenge, Entry, Ladder
 
 
 @admin.register(Ladder)
@@ -52,7 +52,7 @@ class EntryAdmin(ReadOnlyAdmin):
             ),
             subject=entry,
             execute=lambda reason: services.remove_entry(request.user, entry.pk, reason),
-            done_url=reverse("admin:ladders_ladderaudit_changelist"),
+            done_url=reverse("admin:games_moderationaction_changelist"),
         )
 
 
@@ -99,11 +99,5 @@ class ChallengeAdmin(ReadOnlyAdmin):
             ),
             subject=challenge,
             execute=lambda reason: services.cancel_challenge(request.user, challenge.pk, reason),
-            done_url=reverse("admin:ladders_ladderaudit_changelist"),
+            done_url=reverse("admin:games_moderationaction_changelist"),
         )
-
-
-@admin.register(LadderAudit)
-class LadderAuditAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "moderator", "kind", "ladder", "user", "challenge", "reason")
-    list_filter = ("kind",)

@@ -11,10 +11,14 @@ class LaddersConfig(AppConfig):
     name = "ladders"
 
     def ready(self):
-        from games.roles import ensure_moderator_group
-        from ladders import receivers
+        from games.moderation import audit
+        from games.moderation.roles import ensure_moderator_group
+        from ladders import news, receivers
+        from ladders.models import AuditKind
 
         receivers.connect()
+        news.register()
+        audit.register_kinds(AuditKind)
         # The moderators' group again once this app's permissions exist (the
         # games app's pass runs before they are made).
         post_migrate.connect(ensure_moderator_group, sender=self)

@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models import AppendOnlyQuerySet, Match
+from games.models import Match
 
 
 class Ladder(models.Model):
@@ -123,45 +123,10 @@ class Challenge(models.Model):
 
 
 class AuditKind(models.TextChoices):
+    """The ladders' kinds of moderation, in the one audit
+    (``games.moderation.audit``, registered when the app starts); each
+    action's ``details`` name the ladder's game, and the challenge or the
+    place it was about."""
+
     REMOVE_PLAYER = "remove_player", _("Remove a player from a ladder")
     CANCEL_CHALLENGE = "cancel_challenge", _("Cancel a ladder challenge")
-
-
-class LadderAudit(models.Model):
-    """The moderators' ladder actions, append-only like ``ModerationAction``
-    (whose kinds are the games layer's and need no ladder)."""
-
-    moderator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ladder_audit_done"
-    )
-    kind = models.CharField(max_length=20, choices=AuditKind.choices)
-    ladder = models.ForeignKey(Ladder, on_delete=models.PROTECT, related_name="audit")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="ladder_audit_received",
-    )
-    challenge = models.ForeignKey(
-        Challenge, on_delete=models.PROTECT, null=True, blank=True, related_name="audit"
-    )
-    reason = models.TextField()
-    details = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    objects = AppendOnlyQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self):
-        return f"{self.moderator} {self.kind} {self.ladder}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise PermissionError("The ladder audit is append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise PermissionError("The ladder audit is append-only.")

@@ -1,7 +1,7 @@
 """The ladders' writes: joining and leaving, challenges and their ends.
 
 Locking order (docs/architecture.md, "Locking policy"): a challenge's match
-first (``games.services.lock_match``), then the ladder row (``FOR UPDATE``:
+first (``games.play.services.lock_match``), then the ladder row (``FOR UPDATE``:
 every change of rungs in one ladder queues behind it), then the challenge
 row. A challenge is created under the ladder lock with a new match (an
 insert, nothing waited for). Conditions are checked again under the locks,
@@ -20,26 +20,26 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import limits, lobby, notifications
-from games.errors import Conflict, Forbidden, NotFound, ServiceError
+from core import limits
+from core.errors import Conflict, Forbidden, NotFound, ServiceError
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import (
-    Invitation,
     Match,
     MatchStatus,
-    Notification,
-    NotificationKind,
+    ModerationAction,
     TimeoutPolicy,
     Visibility,
 )
-from games.services import lock_match, lock_matches
-from ladders import rungs
+from games.moderation import audit
+from games.play.services import lock_match, lock_matches
+from ladders import news, rungs
 from ladders.models import (
     AuditKind,
     Challenge,
     ChallengeStatus,
     Entry,
     Ladder,
-    LadderAudit,
     Outcome,
 )
 from players.models import is_blocked_by_any
@@ -100,7 +100,7 @@ def leave(user, game_key: str) -> None:
             raise Conflict(
                 _("Your ladder match is being played: finish it (or resign) before you leave.")
             )
-        _withdraw_pending(open_ones, note="left the ladder", why=PLAYER_LEFT, actor=user)
+        _withdraw_pending(open_ones, note="left the ladder", why=news.PLAYER_LEFT, actor=user)
         ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
         Entry.objects.filter(ladder=ladder, user=user).delete()
 
@@ -123,7 +123,7 @@ def _withdraw_pending(challenges: list[Challenge], note: str, why: str, actor=No
         challenge = Challenge.objects.select_for_update().get(match=match)
         if challenge.is_open:
             _close(challenge, Outcome.CANCELLED, note=note)
-            _abort_unstarted(match)
+            lobby.abort_unstarted(match)
             _tell_cancelled(challenge, why, quiet=actor)
 
 
@@ -136,7 +136,7 @@ def drop_player(user) -> int:
         _withdraw_pending(
             [c for c in _open_challenges_of(user) if c.match.status == MatchStatus.OPEN],
             note="player left the site",
-            why=PLAYER_LEFT,
+            why=news.PLAYER_LEFT,
             actor=user,
         )
         ladder_ids = sorted(Entry.objects.filter(user=user).values_list("ladder_id", flat=True))
@@ -197,8 +197,7 @@ def challenge(user, game_key: str, opponent: str) -> Challenge:
             timeout_policy=TimeoutPolicy.LOSS,
             rated=True,
         )
-        Invitation.objects.create(match=match, invited_user=target_user, invited_by=user)
-        notifications.queue(target_user, match, NotificationKind.INVITATION, version=0)
+        invitations.send_invitation(match, inviter=user, invitee=target_user)
         return Challenge.objects.create(
             ladder=ladder,
             challenger=user,
@@ -257,8 +256,8 @@ def decline(user, challenge_id: int) -> Challenge:
         found = Challenge.objects.select_for_update().get(pk=found.pk)
         _require_unanswered(found, match)
         _close(found, Outcome.DECLINED, winner_id=found.challenger_id, ladder=ladder)
-        _abort_unstarted(match)
-        _tell_moved(found, found.challenger, DECLINED_NEWS)
+        lobby.abort_unstarted(match)
+        _tell_moved(found, found.challenger, news.DECLINED)
     return found
 
 
@@ -288,36 +287,6 @@ def _close(
     return found
 
 
-def _abort_unstarted(match: Match) -> None:
-    """End a challenge's match nobody will play (the caller holds its lock):
-    aborted as when its last player leaves, the invitation gone from the
-    lobby and the bell."""
-    if match.status != MatchStatus.OPEN:
-        return
-    match.status = MatchStatus.ABORTED
-    match.finished_at = timezone.now()
-    match.save(update_fields=["status", "finished_at", "updated_at"])
-    Invitation.objects.filter(match=match).delete()
-    Notification.objects.filter(match=match, kind=NotificationKind.INVITATION, read_at=None).update(
-        read_at=timezone.now()
-    )
-
-
-# -- News: what the players are told of a challenge's end ------------------------------
-
-# The events (``about["event"]``, worded by ``games.notifications.ladder_context``)
-# and the letter each adds to the row's tag, which makes it exist once.
-DECLINED_NEWS = ("declined", "d")
-EXPIRED_NEWS = ("expired", "e")
-EXPIRED_AGAINST_NEWS = ("expired_against", "x")
-WON_NEWS = ("won", "w")
-CANCELLED_NEWS = ("cancelled", "c")
-# Why a challenge was cancelled (``about["reason"]``).
-BY_MODERATOR = "moderator"
-PLAYER_LEFT = "player_left"
-MATCH_NOT_PLAYED = "match"
-
-
 def _place(ladder_id: int, user_id: int) -> int | None:
     """The player's place now (1 at the top), or None if off the ladder."""
     rung = (
@@ -330,27 +299,20 @@ def _place(ladder_id: int, user_id: int) -> int | None:
     return Entry.objects.filter(ladder_id=ladder_id, rung__lte=rung).count()
 
 
-def _news(found: Challenge, user, news: tuple[str, str], **about) -> None:
-    """Queue one piece of a challenge's news for ``user`` (inside the
-    caller's transaction): the bell, and an email in their language by
-    their "match events" preference. Once per (user, challenge, event)."""
-    event, letter = news
+def _news(found: Challenge, user, event: tuple[str, str], **about) -> None:
+    """Queue one piece of a challenge's news for ``user`` (``ladders.news``)."""
     opponent = found.challenged if user.pk == found.challenger_id else found.challenger
-    notifications.queue_news(
+    news.queue(
         user,
-        NotificationKind.LADDER,
-        tag=f"l{found.pk}-{letter}",
-        about={
-            "ladder": found.ladder.game_key,
-            "challenge": found.pk,
-            "event": event,
-            "opponent": opponent.profile.name,
-            **about,
-        },
+        challenge_id=found.pk,
+        game_key=found.ladder.game_key,
+        opponent=opponent.profile.name,
+        news=event,
+        **about,
     )
 
 
-def _tell_moved(found: Challenge, user, news: tuple[str, str]) -> None:
+def _tell_moved(found: Challenge, user, event: tuple[str, str]) -> None:
     """The challenger took the place (a decline, an expiry, a win), or the
     challenged player lost it (an expiry): told with their place now. Only
     when the challenge moved anyone."""
@@ -358,7 +320,7 @@ def _tell_moved(found: Challenge, user, news: tuple[str, str]) -> None:
         return
     place = _place(found.ladder_id, user.pk)
     if place is not None:
-        _news(found, user, news, place=place)
+        _news(found, user, event, place=place)
 
 
 def _tell_cancelled(found: Challenge, why: str, *, quiet=None, both: bool = False) -> None:
@@ -368,7 +330,7 @@ def _tell_cancelled(found: Challenge, why: str, *, quiet=None, both: bool = Fals
     told = [found.challenger] + ([found.challenged] if both else [])
     for user in told:
         if quiet is None or user.pk != quiet.pk:
-            _news(found, user, CANCELLED_NEWS, reason=why)
+            _news(found, user, news.CANCELLED, reason=why)
 
 
 # -- Ends: the match's, the deadline's, a moderator's -----------------------------------
@@ -392,21 +354,21 @@ def match_ended(match: Match, seats) -> None:
 def _settle_from_match(found: Challenge, match: Match, seats, ladder: Ladder) -> None:
     if match.status != MatchStatus.FINISHED:
         _close(found, Outcome.CANCELLED, note="match cancelled")
-        _tell_cancelled(found, MATCH_NOT_PLAYED)
+        _tell_cancelled(found, news.MATCH_NOT_PLAYED)
         return
     # By the people seated (a seat a bot took over from its player keeps the player).
     rank = {seat.user_id: seat.rank for seat in seats if seat.user_id}
     if set(rank) != {found.challenger_id, found.challenged_id}:
         # Someone else took the seat (the challenger shared the link) or a bot did.
         _close(found, Outcome.CANCELLED, note="not played by the two players")
-        _tell_cancelled(found, MATCH_NOT_PLAYED)
+        _tell_cancelled(found, news.MATCH_NOT_PLAYED)
         return
     mine, theirs = rank[found.challenger_id], rank[found.challenged_id]
     if mine == theirs:
         _close(found, Outcome.DRAWN)
     elif mine < theirs:
         _close(found, Outcome.WON, winner_id=found.challenger_id, ladder=ladder)
-        _tell_moved(found, found.challenger, WON_NEWS)
+        _tell_moved(found, found.challenger, news.WON)
     else:
         _close(found, Outcome.LOST, winner_id=found.challenged_id, ladder=ladder)
 
@@ -437,9 +399,9 @@ def expire(challenge_id: int) -> str:
             return "skipped"
         if match.status == MatchStatus.OPEN:
             _close(found, Outcome.EXPIRED, winner_id=found.challenger_id, ladder=ladder)
-            _abort_unstarted(match)
-            _tell_moved(found, found.challenger, EXPIRED_NEWS)
-            _tell_moved(found, found.challenged, EXPIRED_AGAINST_NEWS)
+            lobby.abort_unstarted(match)
+            _tell_moved(found, found.challenger, news.EXPIRED)
+            _tell_moved(found, found.challenged, news.EXPIRED_AGAINST)
             return "expired"
         if match.status == MatchStatus.ACTIVE:
             found.accepted_at = match.started_at or timezone.now()
@@ -461,26 +423,12 @@ def expire_due(now=None) -> dict:
 # -- Moderators -------------------------------------------------------------------------
 
 
-def _require_moderator(moderator) -> None:
-    if not (
-        moderator.is_active and moderator.is_staff and moderator.has_perm("ladders.moderate_ladder")
-    ):
-        raise Forbidden(_("You may not do that."))
-
-
-def _reason(reason: str) -> str:
-    reason = (reason or "").strip()
-    if len(reason) < 5:
-        raise ServiceError(_("Please give a reason (at least a few words)."))
-    return reason
-
-
-def remove_entry(moderator, entry_id: int, reason: str) -> LadderAudit:
+def remove_entry(moderator, entry_id: int, reason: str) -> ModerationAction:
     """A moderator takes a player off a ladder (their unaccepted challenges
     are cancelled; one being played ends with its match, moving nobody into
-    the vacated place), recorded in the ladder audit."""
-    _require_moderator(moderator)
-    reason = _reason(reason)
+    the vacated place), recorded in the moderators' audit."""
+    audit.require(moderator, "ladders.moderate_ladder")
+    reason = audit.reason_of(reason)
     entry = Entry.objects.filter(pk=entry_id).select_related("ladder", "user").first()
     if entry is None:
         raise NotFound(_("That player is no longer on the ladder."))
@@ -490,27 +438,26 @@ def remove_entry(moderator, entry_id: int, reason: str) -> LadderAudit:
             for c in _open_challenges_of(entry.user, entry.ladder)
             if c.match.status == MatchStatus.OPEN
         ]
-        _withdraw_pending(pending, note="removed by a moderator", why=BY_MODERATOR)
+        _withdraw_pending(pending, note="removed by a moderator", why=news.BY_MODERATOR)
         ladder = Ladder.objects.select_for_update().get(pk=entry.ladder_id)
         deleted, _rows = Entry.objects.filter(pk=entry.pk).delete()
         if not deleted:
             raise NotFound(_("That player is no longer on the ladder."))
-        return LadderAudit.objects.create(
-            moderator=moderator,
-            kind=AuditKind.REMOVE_PLAYER,
-            ladder=ladder,
+        return audit.record(
+            moderator,
+            AuditKind.REMOVE_PLAYER,
+            reason,
             user=entry.user,
-            reason=reason,
-            details={"rung": entry.rung},
+            details={"ladder": ladder.game_key, "rung": entry.rung},
         )
 
 
-def cancel_challenge(moderator, challenge_id: int, reason: str) -> LadderAudit:
+def cancel_challenge(moderator, challenge_id: int, reason: str) -> ModerationAction:
     """A moderator cancels an open challenge: nobody moves. Its match is
     aborted if not started; a match in play goes on, unconnected to the
     ladder (a moderator aborts it on the match's own desk if need be)."""
-    _require_moderator(moderator)
-    reason = _reason(reason)
+    audit.require(moderator, "ladders.moderate_ladder")
+    reason = audit.reason_of(reason)
     found = Challenge.objects.filter(pk=challenge_id).select_related("match").first()
     if found is None:
         raise NotFound(_("There is no such challenge."))
@@ -521,13 +468,13 @@ def cancel_challenge(moderator, challenge_id: int, reason: str) -> LadderAudit:
         if not found.is_open:
             raise Conflict(_("This challenge is over."))
         _close(found, Outcome.CANCELLED, note="cancelled by a moderator")
-        _abort_unstarted(match)
-        _tell_cancelled(found, BY_MODERATOR, both=True)
-        return LadderAudit.objects.create(
-            moderator=moderator,
-            kind=AuditKind.CANCEL_CHALLENGE,
-            ladder_id=found.ladder_id,
+        lobby.abort_unstarted(match)
+        _tell_cancelled(found, news.BY_MODERATOR, both=True)
+        return audit.record(
+            moderator,
+            AuditKind.CANCEL_CHALLENGE,
+            reason,
+            match=match,
             user=found.challenger,
-            challenge=found,
-            reason=reason,
+            details={"ladder": found.ladder.game_key, "challenge": found.pk},
         )

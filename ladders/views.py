@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.errors import ServiceError
+from core.errors import ServiceError
 from ladders import rungs, selectors, services
 from ladders.models import Challenge
 

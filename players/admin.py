@@ -1,10 +1,10 @@
 """The moderators' desk for ratings and blocks: read-only; a result is
-corrected on the match (``games.moderation.correct_result``), which rebuilds
+corrected on the match (``games.moderation.actions.correct_result``), which rebuilds
 the ratings it affected."""
 
 from django.contrib import admin
 
-from games.desk import ReadOnlyAdmin
+from games.moderation.desk import ReadOnlyAdmin
 from players.models import Block, Rating, RatingChange
 
 

@@ -2,7 +2,7 @@
 per player and game key.
 
 ``rate_match`` is the one place a finishing match tells the players' layer
-(``games.services.finish_match`` calls it inside the finishing transaction);
+(``games.play.services.finish_match`` calls it inside the finishing transaction);
 ``recompute`` rebuilds every stored rating from the history of finished
 matches and must reach exactly what the live updates stored.
 

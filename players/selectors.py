@@ -11,9 +11,9 @@ from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Sub
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import roles
 from games.engine import registry
 from games.models import Match, MatchStatus, Seat, Visibility
+from games.moderation import roles
 from players.charts import Chart, rating_chart
 from players.models import PROVISIONAL_MATCHES, Block, Rating, RatingChange
 from players.refs import PlayerRef, ref_for_seat, ref_for_user

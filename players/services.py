@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from games.errors import NotFound, ServiceError
+from core.errors import NotFound, ServiceError
 from players.models import Block
 
 MAX_BLOCKS = 500

@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from core.errors import ServiceError
 from games.engine import registry
-from games.errors import ServiceError
 from ladders.selectors import ladder_places
 from players import selectors, services
 

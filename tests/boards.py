@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from games import presenters
+from games.panel import presenters
 
 
 def board_with_choices(game, moves: int = 12, seed: str = "seed-1") -> tuple[str, dict]:

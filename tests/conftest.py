@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
 from django.utils import translation
 
-from games import lobby, services
 from games.engine import registry
+from games.lobby import services as lobby
+from games.play import services
 from tests.hatchlings import REGISTRATION as HATCHLINGS
 
 # The test-only game's catalogue joins the site's, as a catalog game's does.
@@ -106,7 +107,7 @@ def play_one(match, nogi, choose=0):
 
 def inside_one_window(margin: float = 90, window: int = 3600) -> None:
     """Wait, if need be, until the current window of the limits' counters
-    (``games.limits``: fixed windows of ``window`` seconds) has ``margin``
+    (``core.limits``: fixed windows of ``window`` seconds) has ``margin``
     seconds left, so hits a test counts never straddle two windows."""
     import time
 

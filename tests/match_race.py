@@ -9,10 +9,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games import lobby, services
 from games.engine import registry
 from games.engine.replay import replay
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Move
+from games.play import services
 from tests.postgres_race import race
 
 N_THREADS = 16

@@ -34,7 +34,7 @@ def test_an_import_climbing_a_layer_is_refused():
     graph = grimp.build_graph(*config["root_packages"], cache_dir=None)
     assert _layers_contract().check(graph, verbose=False).kept
     graph.add_import(
-        importer="games.services", imported="games.views", line_number=1, line_contents=""
+        importer="games.play.services", imported="games.views", line_number=1, line_contents=""
     )
     assert not _layers_contract().check(graph, verbose=False).kept
 

@@ -2,7 +2,7 @@
 
 The icons come from the game-icons.net collection (CC BY 3.0), as packed for
 npm in ``@iconify-json/game-icons``. Only the paths of the icons listed in
-``ICONS`` are kept, in ``games/game_icons.json``, with each icon's author for
+``ICONS`` are kept, in ``games/panel/game_icons.json``, with each icon's author for
 the about page, so the site never needs npm or the network at run time.
 
     python tools/vendor_icons.py                 # npm pack into a temporary folder
@@ -24,7 +24,7 @@ from pathlib import Path
 
 PACKAGE = "@iconify-json/game-icons"
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "games" / "game_icons.json"
+OUT = ROOT / "games" / "panel" / "game_icons.json"
 FAVICON = ROOT / "static" / "icons" / "favicon.svg"
 #: The site's icon: the dragon head, white on the site's accent red.
 FAVICON_ICON, FAVICON_BACK = "dragon-head", "#b4321f"

@@ -1,5 +1,5 @@
 """The new-tournament form: the new-match form's game, options and clock
-(``games.forms.CreateMatchForm``), with the tournament's own fields."""
+(``games.web.forms.CreateMatchForm``), with the tournament's own fields."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import CreateMatchForm
+from games.web.forms import CreateMatchForm
 from tournaments.models import Format
 
 

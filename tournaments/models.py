@@ -83,6 +83,14 @@ class Tournament(models.Model):
         return self.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
+class AuditKind(models.TextChoices):
+    """The tournaments' kinds of moderation, in the one audit
+    (``games.moderation.audit``, registered when the app starts)."""
+
+    CANCEL_TOURNAMENT = "cancel_tournament", _("Cancel a tournament")
+    REMOVE_ENTRANT = "remove_entrant", _("Remove a tournament entrant")
+
+
 class EntrantStatus(models.TextChoices):
     ACTIVE = "active", _("Playing")
     WITHDRAWN = "withdrawn", _("Withdrew")

@@ -2,7 +2,7 @@
 and the moderators' actions.
 
 Locking policy: the tournament row first (``select_for_update``), then any
-match (through the lobby, ``games.safety`` or ``games.moderation``). Every
+match (through the lobby, ``games.play.safety`` or ``games.moderation.actions``). Every
 step re-reads the state under that lock and does nothing if it is already
 done, so the beat's sweep, the task handed over when a match ends and a
 second worker can all call ``start`` and ``advance`` at once: one of them
@@ -21,8 +21,10 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import limits, lobby, moderation, outbox, safety
-from games.errors import Conflict, Forbidden, ServiceError
+from core import limits
+from core.errors import Conflict, ServiceError
+from games.correspondence import outbox
+from games.lobby import services as lobby
 from games.models import (
     Match,
     MatchStatus,
@@ -31,9 +33,13 @@ from games.models import (
     TakeoverLevel,
     Visibility,
 )
+from games.moderation import actions as moderation
+from games.moderation import audit
+from games.play import safety
 from players.models import Rating, display_of
 from tournaments import notify, pairing
 from tournaments.models import (
+    AuditKind,
     Entrant,
     EntrantStatus,
     Format,
@@ -559,46 +565,28 @@ def _isolated(step, tournament_id: int, *args) -> str:
 # -- Moderators -----------------------------------------------------------------
 
 
-def _require(moderator) -> None:
-    if not moderator.has_perm("tournaments.moderate_tournament"):
-        raise Forbidden(_("You may not moderate tournaments."))
-
-
-def _reason(reason: str) -> str:
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError(_("Give a reason: it is kept in the moderation log."))
-    return reason
-
-
-def _record(moderator, kind: str, reason: str, tournament: Tournament, **details):
-    return ModerationAction.objects.create(
-        moderator=moderator,
-        kind=kind,
-        reason=reason,
-        user=details.pop("user", None),
-        details={"tournament": tournament.pk, **details},
-    )
+def _record(moderator, kind: str, reason: str, tournament: Tournament, user=None):
+    return audit.record(moderator, kind, reason, user=user, details={"tournament": tournament.pk})
 
 
 def cancel(moderator, tournament: Tournament, reason: str) -> ModerationAction:
     """Cancel a tournament not yet over. Its matches in play go on as
     ordinary matches (their players keep their games); no more rounds."""
-    _require(moderator)
-    reason = _reason(reason)
+    audit.require(moderator, "tournaments.moderate_tournament")
+    reason = audit.reason_of(reason)
     with transaction.atomic():
         tournament = lock(tournament.pk)
         if tournament is None or tournament.is_over:
             raise Conflict(_("This tournament has already ended."))
         _cancel(tournament, reason)
-        return _record(moderator, ModerationAction.Kind.CANCEL_TOURNAMENT, reason, tournament)
+        return _record(moderator, AuditKind.CANCEL_TOURNAMENT, reason, tournament)
 
 
 def remove_entrant(moderator, entrant: Entrant, reason: str) -> ModerationAction:
     """Take an entrant out: before the start the entry goes; after it, as a
     withdrawal (their match in play ends by the timeout policy at once)."""
-    _require(moderator)
-    reason = _reason(reason)
+    audit.require(moderator, "tournaments.moderate_tournament")
+    reason = audit.reason_of(reason)
     with transaction.atomic():
         tournament = lock(entrant.tournament_id)
         entrant = Entrant.objects.filter(pk=entrant.pk).select_related("user").first()
@@ -613,13 +601,11 @@ def remove_entrant(moderator, entrant: Entrant, reason: str) -> ModerationAction
                 safety.resign(user=user, match=match)
         else:
             raise Conflict(_("This entrant no longer plays."))
-        return _record(
-            moderator, ModerationAction.Kind.REMOVE_ENTRANT, reason, tournament, user=user
-        )
+        return _record(moderator, AuditKind.REMOVE_ENTRANT, reason, tournament, user=user)
 
 
 def decide_match(moderator, match: Match, ranks: list[int], reason: str) -> ModerationAction:
-    """A tournament match's result by a moderator: ``games.moderation.adjudicate``
+    """A tournament match's result by a moderator: ``games.moderation.actions.adjudicate``
     (recorded in the audit log); the match's end advances the tournament."""
     if not Placement.objects.filter(match=match).exists():
         raise ServiceError(_("This match is not part of a tournament."))

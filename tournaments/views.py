@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import ServiceError
 from games.engine import registry
-from games.errors import ServiceError
 from tournaments import selectors, services
 from tournaments.forms import CreateTournamentForm
 from tournaments.models import Tournament

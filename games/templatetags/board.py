@@ -11,7 +11,7 @@ from django import template
 from django.template import engines
 from django.utils.safestring import mark_safe
 
-from games import icons, presenters
+from games.panel import icons, presenters
 
 register = template.Library()
 

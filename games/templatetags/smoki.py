@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
 
-from games.moments import local_moment
+from games.panel.moments import local_moment
 
 register = template.Library()
 

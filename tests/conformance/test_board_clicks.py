@@ -17,8 +17,10 @@ from html.parser import HTMLParser
 import pytest
 from django.template import engines
 
-from games import lobby, selectors, services
 from games.engine import registry
+from games.lobby import services as lobby
+from games.panel import build
+from games.play import access, services
 from tests.conformance.kit import bot_choice, keys_for
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +55,7 @@ class Clickables(HTMLParser):
 
 
 def _wrong_clicks(match, user, path):
-    context = selectors.match_panel(match, user, path=path)
+    context = build.match_panel(match, user, path=path)
     board = engines["jinja2"].env.get_template(context["board_template"]).render(context)
     parser = Clickables()
     parser.feed(board)
@@ -77,12 +79,12 @@ def test_every_clickable_board_element_is_a_link_or_a_button(key, make_user):
                 break
             services.submit_action(match, match.seats.get(index=seat).user, action, match.version)
             played += 1
-        match = selectors.get_match_for(match.pk, users[0])
+        match = access.get_match_for(match.pk, users[0])
         seats = game.current_seats(match.state)
         if not seats:
             break
         mover = match.seats.get(index=seats[0]).user
-        match = selectors.get_match_for(match.pk, mover)
+        match = access.get_match_for(match.pk, mover)
         paths: list[list[str]] = [[]]
         seen = 0
         while paths and seen < PATHS_PER_POSITION:

@@ -19,8 +19,10 @@ from django.template import engines
 from django.test import RequestFactory
 from django.utils import translation
 
-from games import jinja, lobby, selectors, services
 from games.engine import registry
+from games.lobby import services as lobby
+from games.panel import build, jinja
+from games.play import access, services
 from tests.conformance.kit import GAME_KEYS, bot_choice
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +40,7 @@ def _board_and_panel(match, user, request):
     """The board as its template draws it, and the whole panel around it (the
     shared cache emptied first: another viewer's drawing is not its template's)."""
     cache.clear()
-    context = selectors.match_panel(match, user)
+    context = build.match_panel(match, user)
     board = engines["jinja2"].env.get_template(context["board_template"])
     return board.render(context), jinja.render(jinja.PANEL_TEMPLATE, context, request)
 
@@ -62,7 +64,7 @@ def test_the_panel_draws_the_board_with_numbers_unlocalised(key, make_user):
                 break
             services.submit_action(match, match.seats.get(index=seat).user, action, match.version)
             played += 1
-        match = selectors.get_match_for(match.pk, users[0])
+        match = access.get_match_for(match.pk, users[0])
         for language in ("en", "pl", "cs"):
             with translation.override(language):
                 for viewer in [*users, spectator]:

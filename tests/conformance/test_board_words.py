@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import presenters
 from games.engine import registry
 from games.engine.rng import Rng
+from games.panel import presenters
 from tests.conformance.kit import bot_choice, keys_for
 
 MOVES = 12

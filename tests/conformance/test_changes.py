@@ -26,9 +26,9 @@ from types import ModuleType, SimpleNamespace
 import pytest
 from django.template import engines
 
-from games import presenters
 from games.engine import registry
 from games.engine.rng import Rng
+from games.panel import presenters
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for
 
 STEPS = 14

@@ -22,9 +22,9 @@ import pytest
 from django.template import engines
 from django.utils import translation
 
-from games import jinja, presenters
 from games.engine import registry
-from games.presenters import MatchUrls
+from games.panel import jinja, presenters
+from games.panel.presenters import MatchUrls
 from tests.conformance.kit import keys_for, spread
 
 STEPS = 40

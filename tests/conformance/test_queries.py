@@ -16,9 +16,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby, services
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import MatchStatus
+from games.play import services
 from tests.conformance.kit import GAME_KEYS, bot_choice
 
 pytestmark = pytest.mark.django_db

@@ -28,9 +28,10 @@ from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
-from games import presenters, replay
 from games.engine.rng import Rng
+from games.history import replay
 from games.models import Match, Move, Seat
+from games.panel import presenters
 from tests.conformance.kit import keys_for
 from tests.conformance.test_secrets import _normalise, _play, _start, _viewers
 

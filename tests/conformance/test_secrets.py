@@ -22,10 +22,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import board_picture, lobby, notifications, services
+from games.correspondence import board_picture, compose
 from games.engine import registry
 from games.engine.rng import Rng
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Notification, Seat
+from games.play import services
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +117,7 @@ def _capture(client, match, user) -> dict[str, str]:
             client.get(reverse("notifications")).content.decode()
         )
         for row in Notification.objects.filter(user=user, match=match).order_by("pk"):
-            message = notifications.build_email(row)
+            message = compose.build_email(row)
             body = message.body + "".join(content for content, _mime in message.alternatives)
             captured[f"email {row.pk}"] = _normalise(message.subject + body)
     return captured

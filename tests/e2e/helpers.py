@@ -72,8 +72,8 @@ def nogi_page_before_a_move(live_server, window, names: tuple[str, str], plies: 
     """A two-player Nogi match played ``plies`` moves through the services, and
     the page of the player to move, logged in and open on the match:
     (match, the mover, the page). ``setup(match, players)`` runs before the moves."""
-    from games import lobby
     from games.engine import registry
+    from games.lobby import services as lobby
     from tests.conftest import play_one
 
     players = [make_player(name) for name in names]

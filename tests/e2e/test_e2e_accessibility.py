@@ -14,8 +14,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from tests.conformance.kit import GAME_KEYS
 from tests.e2e.test_e2e_every_game import log_in, make_player
 

@@ -25,9 +25,11 @@ from playwright.sync_api import Page
 
 from accounts.models import Profile
 from accounts.selectors import forget_preferences
-from games import lobby, services
 from games.engine import registry
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus
+from games.play import services
 from tests.conformance.kit import GAME_KEYS
 from tests.e2e.helpers import log_in, make_player
 
@@ -92,7 +94,7 @@ def matches_for(user, host, guest) -> dict:
     found["gathering"] = lobby.create_match(user=user, game_key="nogi", n_seats=3)
     found["joinable"] = lobby.create_match(user=host, game_key="seven_dragons", n_seats=3)
     invited = lobby.create_match(user=host, game_key="drako", n_seats=2, visibility="private")
-    lobby.invite_user(user=host, match=invited, username=guest.username)
+    invitations.invite_user(user=host, match=invited, username=guest.username)
     return found
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import chat, lobby
+from games.lobby import services as lobby
+from games.play import chat
 from tests.e2e.helpers import POLL_MS, log_in, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

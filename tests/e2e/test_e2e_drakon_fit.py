@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match
 from tests.e2e.helpers import log_in, make_player
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby, notifications
+from games.correspondence import compose
+from games.lobby import services as lobby
 from games.models import Move, Notification, NotificationKind
 from tests.e2e.helpers import make_player
 
@@ -19,7 +20,7 @@ def test_a_move_from_the_email_on_a_phone(live_server, browser):
     )
     lobby.join_match(user=bob, match=match)
     row = Notification.objects.get(match=match, user=alice, kind=NotificationKind.YOUR_TURN)
-    label, url = next(c for c in notifications.email_choices(row) if "/by-email/" in c[1])
+    label, url = next(c for c in compose.email_choices(row) if "/by-email/" in c[1])
     path = url.split("://", 1)[1].split("/", 1)[1]
 
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)

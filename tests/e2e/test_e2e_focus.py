@@ -12,9 +12,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import lobby, services
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match
+from games.play import services
 from tests.e2e.helpers import POLL_MS, log_in, make_player, version_of, wait_for_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -9,7 +9,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from accounts.models import Profile
 from accounts.selectors import forget_preferences
-from games import lobby
+from games.lobby import invitations
+from games.lobby import services as lobby
 from tests.e2e.helpers import log_in, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,7 +48,7 @@ def test_the_phone_header_fits_and_its_menu_holds_the_rest(language, live_server
     other = make_player(f"host-{language}")
     # A long display name and an unread notification (an invitation) in the bar.
     match = lobby.create_match(user=other, game_key="nogi", n_seats=3, visibility="private")
-    lobby.invite_user(user=other, match=match, username=user.username)
+    invitations.invite_user(user=other, match=match, username=user.username)
     person = window("player")
     page = person.page
     log_in(page, base, user.username)

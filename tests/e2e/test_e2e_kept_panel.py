@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import chat
+from games.play import chat
 from tests.e2e.helpers import nogi_page_before_a_move, wait_for_version
 from tests.e2e.test_e2e_nogi import play_one_move
 

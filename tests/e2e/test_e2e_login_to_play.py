@@ -12,8 +12,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from tests.e2e.helpers import PASSWORD, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,8 +16,9 @@ import pytest
 from django.templatetags.static import static
 from playwright.sync_api import expect
 
-from games import lobby, presenters
 from games.engine import registry
+from games.lobby import services as lobby
+from games.panel import presenters
 from tests.conformance.kit import GAME_KEYS
 from tests.e2e.helpers import PASSWORD, log_in, make_player
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby
+from games.lobby import services as lobby
 from games.models import TimeoutPolicy
 from players.models import Rating
 from tests.e2e.helpers import log_in, make_player

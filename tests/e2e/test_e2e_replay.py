@@ -18,9 +18,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby, replay, services
 from games.engine import registry
+from games.history import replay
+from games.lobby import services as lobby
 from games.models import MatchStatus, Seat
+from games.play import services
 from tests.conformance.kit import GAME_KEYS, bot_choice
 from tests.e2e.helpers import log_in, make_player
 from tests.e2e.test_e2e_accessibility import PHONE, serious_violations

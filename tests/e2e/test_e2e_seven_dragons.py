@@ -121,7 +121,7 @@ def _tab_to(page: Page, selector: str, presses: int = 120) -> None:
 def test_a_seven_dragons_card_is_played_from_the_keyboard(live_server, window):
     """The hand's card and the grid's cell are links: Tab reaches them, Space picks the
     card and Enter lays it, and the move is played without a mouse."""
-    from games import lobby
+    from games.lobby import services as lobby
 
     ada, bruno = make_player("kada"), make_player("kbruno")
     match = lobby.create_match(user=ada, game_key="seven_dragons", n_seats=2)
@@ -162,7 +162,7 @@ def test_the_grid_is_sized_to_the_desktop_column_and_how_to_play_has_pictures(li
     """At 1280 x 800 the grid fills the board's column (or 60 % of the screen's height),
     not a third of it; the How to play page shows its four pictures in Czech, under the
     game's Czech name."""
-    from games import lobby
+    from games.lobby import services as lobby
 
     ada, bruno = make_player("gada"), make_player("gbruno")
     match = lobby.create_match(user=ada, game_key="seven_dragons", n_seats=2)

@@ -14,11 +14,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from games import lobby, services
 from games.catalog.nogi import presenter as nogi_presenter
 from games.catalog.nogi.rules import shield_colours
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus
+from games.play import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match
 from tests.e2e.test_e2e_every_game import log_in, make_player
 

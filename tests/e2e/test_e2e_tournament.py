@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import safety
+from games.play import safety
 from tests.e2e.helpers import log_in, make_player
 from tournaments import services
 from tournaments.models import Placement

@@ -197,7 +197,7 @@ def make_players_and_matches(n_human: int, n_bot: int):
     games = create_matches(n_human)
     from django.contrib.auth import get_user_model
 
-    from games import lobby
+    from games.lobby import services as lobby
     from games.models import Match
 
     User = get_user_model()
@@ -650,7 +650,8 @@ def wait_drained(seconds: float) -> bool:
 
 
 def check(games, bot_matches, overdue, stats, inbox, figures, failures) -> None:
-    from games import notifications, verification
+    from games.correspondence import compose
+    from games.history import verification
     from games.models import Match, Move, Notification
 
     matches = Match.objects.exclude(status="open")
@@ -693,13 +694,13 @@ def check(games, bot_matches, overdue, stats, inbox, figures, failures) -> None:
     # of the turn a sent row was last brought up to must have arrived.
     received = {ref.split(":")[0] for ref in inbox.refs}
     sent = Notification.objects.filter(status="sent")
-    missing = [row.pk for row in sent if notifications.email_ref(row) not in received]
+    missing = [row.pk for row in sent if compose.email_ref(row) not in received]
     if missing:
         failures.append(f"{len(missing)} rows marked sent but never received: {missing[:10]}")
     failed = Notification.objects.filter(status="failed")
     figures.append(
         f"failed (shown to moderators): {failed.count()}, of which received anyway:"
-        f" {sum(1 for row in failed if notifications.email_ref(row) in received)}"
+        f" {sum(1 for row in failed if compose.email_ref(row) in received)}"
     )
     for pk, _players in overdue:
         timeouts = Move.objects.filter(match_id=pk, actor_kind="timeout").count()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import services
+from games.play import services
 from ladders import services as ladder_services
 from ladders.models import Entry
 

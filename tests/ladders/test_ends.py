@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games import moderation
-from games.errors import Conflict, Forbidden, NotFound, ServiceError
+from core.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import MatchStatus
+from games.moderation import actions as moderation
 from ladders import services, tasks
 from ladders.models import AuditKind, Challenge, ChallengeStatus, Entry, LadderAudit, Outcome
 from tests.ladders.conftest import finish, order, seat_ranks
@@ -74,7 +74,7 @@ def test_an_accepted_challenge_never_expires(ladder_of):
 
 
 def test_a_match_started_from_its_page_is_marked_accepted_by_the_sweep(ladder_of):
-    from games import lobby
+    from games.lobby import services as lobby
 
     p1, p2 = ladder_of(2)
     challenge = services.challenge(p2, "drako", "p1")
@@ -206,7 +206,7 @@ def test_the_expiry_runs_on_the_beat_and_is_a_registered_task():
 
 
 def test_a_seat_filled_with_a_bot_cancels_the_challenge(ladder_of):
-    from games import lobby
+    from games.lobby import services as lobby
 
     p1, p2 = ladder_of(2)
     challenge = services.challenge(p2, "drako", "p1")

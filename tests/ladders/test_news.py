@@ -14,8 +14,9 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from accounts.models import Delivery
-from games import moderation, notifications
+from games.correspondence import delivery
 from games.models import DeliveryStatus, Notification
+from games.moderation import actions as moderation
 from ladders import services, tasks
 from ladders.models import Challenge, Entry
 from tests.ladders.conftest import finish, order, seat_ranks
@@ -61,7 +62,7 @@ def _email_of(user) -> mail.EmailMessage:
     row = Notification.objects.get(kind="ladder", user=user)
     assert row.match_id is None and row.status == DeliveryStatus.PENDING
     mail.outbox.clear()
-    assert notifications.deliver(row.pk) == DeliveryStatus.SENT
+    assert delivery.deliver(row.pk) == DeliveryStatus.SENT
     (message,) = mail.outbox
     return message
 
@@ -183,12 +184,12 @@ def test_the_bell_lists_ladder_news_with_a_link_to_the_ladder(client, ladder_of)
 
 
 def test_the_bell_counts_each_piece_of_news(ladder_of, moderator):
-    from games import selectors
+    from games.correspondence import inbox
 
     p1, p2, p3 = ladder_of(3)
     services.decline(p2, services.challenge(p3, "drako", "p2").pk)  # p3 takes place 2
     services.cancel_challenge(
         moderator, services.challenge(p3, "drako", "p1").pk, "they agreed to call it off"
     )
-    assert len(selectors.recent_notifications(p3)) == 2
-    assert selectors.unread_count(p3) == 2
+    assert len(inbox.recent_notifications(p3)) == 2
+    assert inbox.unread_count(p3) == 2

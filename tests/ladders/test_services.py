@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games.errors import Conflict, Forbidden, NotFound, ServiceError
+from core.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import Invitation, MatchStatus, Notification, NotificationKind, Visibility
 from ladders import services
 from ladders.models import Challenge, ChallengeStatus, Entry, Outcome
@@ -95,7 +95,7 @@ def test_a_blocked_player_cannot_be_challenged(ladder_of):
 
 
 def test_the_daily_limit(ladder_of, monkeypatch):
-    from games import limits
+    from core import limits
 
     monkeypatch.setattr(services, "CHALLENGES", limits.Limit("ladder-challenge", 1, 86400))
     p1, p2 = ladder_of(2)
@@ -184,7 +184,7 @@ def test_an_accepted_challenge_cannot_be_declined(ladder_of):
 
 
 def test_joining_the_match_from_its_own_page_counts_as_accepting(ladder_of):
-    from games import lobby
+    from games.lobby import services as lobby
 
     p1, p2 = ladder_of(2)
     challenge = services.challenge(p2, "drako", "p1")
@@ -195,7 +195,7 @@ def test_joining_the_match_from_its_own_page_counts_as_accepting(ladder_of):
 
 
 def test_a_match_someone_else_played_cancels_the_challenge(ladder_of, make_user):
-    from games import lobby
+    from games.lobby import services as lobby
 
     p1, p2 = ladder_of(2)
     friend = make_user("friend")
@@ -240,13 +240,13 @@ def test_the_win_moves_everyone_between_down_one(ladder_of):
 
 
 def test_the_challenged_player_is_emailed_through_the_outbox(ladder_of):
-    from games import notifications
+    from games.correspondence import delivery
 
     p1, p2 = ladder_of(2)
     challenge = services.challenge(p2, "drako", "p1")
     row = Notification.objects.get(user=p1, match=challenge.match)
     mail.outbox.clear()
-    notifications.deliver(row.pk)
+    delivery.deliver(row.pk)
     (email,) = mail.outbox
     assert email.to == ["p1@example.com"]
     assert f"/m/{challenge.match_id}/" in email.body
@@ -276,11 +276,11 @@ def test_the_acceptance_window_is_seven_days(ladder_of, settings):
 
 def test_a_two_seat_challenge_in_nogi_played_to_its_end(ladder_of):
     """Nogi seats two to seven; a ladder challenge is its two-seat match,
-    played move by move through ``games.services.submit_action`` (the
+    played move by move through ``games.play.services.submit_action`` (the
     heuristic bot choosing for each player) until the game ends. The result
     settles the challenge and the ladder, and the match is rated."""
-    from games import services as game_services
     from games.engine import registry
+    from games.play import services as game_services
     from players.models import Rating
     from tests.conformance.kit import bot_choice
 

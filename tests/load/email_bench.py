@@ -46,9 +46,11 @@ def main() -> int:
     from django.core.management import call_command
     from django.db import transaction
 
-    from games import board_picture, bots, lobby, notifications, services
+    from games.correspondence import board_picture, compose
     from games.engine import registry
+    from games.lobby import services as lobby
     from games.models import Match, Notification, NotificationKind
+    from games.play import bots, services
 
     call_command("migrate", verbosity=0)
     transaction.on_commit = lambda func, using=None, robust=False: None  # no tasks here
@@ -94,8 +96,8 @@ def main() -> int:
         png_ms = median_cpu_ms(
             lambda m=match, s=seat_index: board_picture.board_png(m, s), args.runs
         )
-        message = notifications.build_email(row)
-        email_ms = median_cpu_ms(lambda r=row: notifications.build_email(r).message(), args.runs)
+        message = compose.build_email(row)
+        email_ms = median_cpu_ms(lambda r=row: compose.build_email(r).message(), args.runs)
         size = len(message.message().as_bytes())
         print(
             f"{key:16} {svg_ms:8.1f} {png_ms:8.1f} {email_ms:9.1f}"

@@ -166,7 +166,7 @@ def refresh_shown(games: list[Game]) -> None:
     from django.utils import translation
 
     from games.models import Match
-    from games.selectors import panel_shown
+    from games.panel.build import panel_shown
 
     matches = Match.objects.in_bulk([g.pk for g in games])
     with translation.override("en"):
@@ -184,7 +184,7 @@ def create_matches(n: int) -> list[Game]:
     )
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import lobby
+    from games.lobby import services as lobby
     from games.models import Match, MatchStatus
 
     User = get_user_model()

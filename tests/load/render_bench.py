@@ -5,7 +5,7 @@
 Builds one two-player match of each game in a throw-away SQLite database,
 plays ``--moves`` bot moves, then, for the player to move, times in-process:
 
-- ``context``: ``selectors.match_panel`` (the game's view, the choices, the
+- ``context``: ``build.match_panel`` (the game's view, the choices, the
   presenter's board context, the log tail, the chat), and
 - ``render``: the panel template drawn from that context,
 
@@ -52,15 +52,17 @@ def main() -> int:
     from django.test import RequestFactory
     from django.utils import translation
 
-    from games import bots, lobby, selectors, services
     from games.engine import registry
+    from games.lobby import services as lobby
     from games.models import Match
+    from games.panel import build
+    from games.play import access, bots, services
 
     call_command("migrate", verbosity=0)
     transaction.on_commit = lambda func, using=None, robust=False: None  # no tasks here
     User = get_user_model()
     factory = RequestFactory()
-    from games import jinja
+    from games.panel import jinja
 
     class Panel:
         """The panel as the views draw it (games/panel.jinja, Jinja2)."""
@@ -97,10 +99,10 @@ def main() -> int:
         request = factory.get(f"/m/{match.pk}/")
         request.user = viewer
         request.htmx = False
-        loaded = selectors.get_match_for(match.pk, viewer)
+        loaded = access.get_match_for(match.pk, viewer)
 
         def context(loaded=loaded, viewer=viewer):
-            return selectors.match_panel(loaded, viewer)
+            return build.match_panel(loaded, viewer)
 
         ctx = context()
         html = template.render(ctx, request)

@@ -5,7 +5,7 @@ page at several steps of a match of 500 moves (no server).
 
 Plays one match of each game with random bots (the engine alone) for up to
 ``--moves`` actions (a match that ends sooner is as long as it got), then
-times ``games.replay.state_at`` at the step before the last (the last is the
+times ``games.history.replay.state_at`` at the step before the last (the last is the
 stored state): cold, with no position kept (a rebuild from the setup, which
 keeps one every ``CHECKPOINT_EVERY`` steps), and warm, from the kept
 position, as every later look at any step does. Medians in ms, with the
@@ -70,9 +70,9 @@ def main() -> int:
 def positions_by_engine(args) -> None:
     from django.core.cache import cache
 
-    from games import replay
     from games.engine import registry
     from games.engine.rng import Rng
+    from games.history import replay
 
     print(f"CHECKPOINT_EVERY = {replay.CHECKPOINT_EVERY}")
     print(
@@ -163,8 +163,9 @@ def _long_match(moves: int):
     move through the service layer."""
     from django.contrib.auth import get_user_model
 
-    from games import lobby, services
     from games.engine import registry
+    from games.lobby import services as lobby
+    from games.play import services
 
     game = registry.get("drakon")
     users = [get_user_model().objects.create_user(f"walker{i}") for i in range(3)]
@@ -199,7 +200,8 @@ def page_at_steps(args) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 
-    from games import positions, replay
+    from games.history import replay
+    from games.play import positions
 
     call_command("migrate", verbosity=0)
     setup_test_environment()  # the test client's host, and no email sent

@@ -106,7 +106,7 @@ def main() -> int:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from games import lobby
+    from games.lobby import services as lobby
     from games.models import Match, Move
 
     transaction.on_commit = lambda func, using=None, robust=False: None  # no tasks here

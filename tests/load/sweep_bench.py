@@ -69,8 +69,9 @@ def main() -> int:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from games import lobby, selectors, timeouts
+    from games.lobby import services as lobby
     from games.models import Match, Move, Notification
+    from games.play import timeouts
 
     # Queued tasks (bots, emails) must not run here: only the sweep is timed.
     transaction.on_commit = lambda func, using=None, robust=False: None
@@ -109,7 +110,7 @@ def main() -> int:
         cursor.execute("ANALYZE games_match")
     print(f"inserted {NOT_DUE:,} active matches, none due ({time.perf_counter() - started:.1f} s)")
     now = timezone.now()
-    print(selectors.due_matches(now).values("pk")[:1000].explain(analyze=True))
+    print(timeouts.due_matches(now).values("pk")[:1000].explain(analyze=True))
     timings = []
     for _ in range(20):
         t0 = time.perf_counter()

@@ -12,7 +12,7 @@
    for them, and starts it through ``tournaments.services``.
 3. Each round: every match's seats are handed to bots of level TB_LEVEL
    ("random", the fastest; "heuristic" also works) which play it to the
-   end through ``games.services.play_bot_turns``, then ``services.advance``
+   end through ``games.play.services.play_bot_turns``, then ``services.advance``
    records the results and pairs the next round. The pairing alone
    (``services._pair``: standings, history and the networkx matching) is
    timed, and so is the whole advance (with the 64 new matches started);
@@ -165,8 +165,8 @@ def prepare():
 
 def play(tournament) -> list[tuple[int, float, float, float, float]]:
     """Per round: (round, pairing s, baseline s, advance s, playing s)."""
-    from games import services as game_services
     from games.models import Match, MatchStatus, Seat
+    from games.play import services as game_services
     from tournaments import pairing, services
     from tournaments.models import Placement
 

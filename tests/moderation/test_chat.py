@@ -4,8 +4,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import chat, lobby
+from games.lobby import services as lobby
 from games.models import ChatMessage, Report
+from games.play import chat
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

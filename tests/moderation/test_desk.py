@@ -6,9 +6,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from games import chat
 from games.models import MatchStatus, ModerationAction
-from games.roles import MODERATOR_PERMISSIONS
+from games.moderation.roles import MODERATOR_PERMISSIONS
+from games.play import chat
 from tests.conftest import play_one
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +133,7 @@ def test_a_refused_action_says_why(started_match, mod_client):
 
 
 def test_audit_and_delivery_log_are_read_only_in_the_admin(started_match, mod_client, moderator):
-    from games import moderation
+    from games.moderation import actions as moderation
 
     action = moderation.extend_deadline(moderator, started_match, 5, "holiday for the player")
     detail = mod_client.get(reverse("admin:games_moderationaction_change", args=[action.pk]))

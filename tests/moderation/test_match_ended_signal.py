@@ -4,8 +4,11 @@ moderator cancels one, inside the transaction that ends it."""
 
 import pytest
 
-from games import lobby, moderation, safety, signals
+from games import signals
+from games.lobby import services as lobby
 from games.models import MatchStatus
+from games.moderation import actions as moderation
+from games.play import safety
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,10 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import errors, lobby, moderation, services
+from core import errors
 from games.engine.replay import replay
+from games.history.verification import verify_match
+from games.lobby import services as lobby
 from games.models import (
     ActorKind,
     ChatMessage,
@@ -16,7 +18,8 @@ from games.models import (
     Report,
     SeatStatus,
 )
-from games.verification import verify_match
+from games.moderation import actions as moderation
+from games.play import services
 from tests.conftest import play_one
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +163,7 @@ def test_adjudicate(started_match, moderator):
 
 
 def test_hide_message_and_resolve_report(started_match, alice, bob, moderator):
-    from games import chat
+    from games.play import chat
 
     message = chat.post_message(alice, started_match, "rude words")
     report = chat.report(bob, started_match, "insulting", message_id=message.pk)

@@ -5,7 +5,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
+from games.lobby import services as lobby
 from games.models import DeliveryStatus, ModerationAction, Notification
 
 pytestmark = pytest.mark.django_db

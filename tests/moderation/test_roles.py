@@ -7,8 +7,10 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from games import errors, lobby, moderation
+from core import errors
+from games.lobby import services as lobby
 from games.models import MatchStatus, Visibility
+from games.moderation import actions as moderation
 
 pytestmark = pytest.mark.django_db
 REASON = "abusive in chat, repeatedly"

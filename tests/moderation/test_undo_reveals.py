@@ -9,10 +9,13 @@ nothing; moves that revealed nothing can still be taken back.
 
 import pytest
 
-from games import errors, lobby, moderation, services
+from core import errors
 from games.engine import registry
 from games.engine.replay import replay
+from games.lobby import services as lobby
 from games.models import MatchStatus
+from games.moderation import actions as moderation
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 REASON = "players asked for it"

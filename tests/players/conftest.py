@@ -1,5 +1,5 @@
 """Rated matches for the players' tests, built and finished through the
-service layer (``games.lobby`` to start them, ``games.services.finish_match``
+service layer (``games.lobby`` to start them, ``games.play.services.finish_match``
 or the moderators' and players' own paths to end them)."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from games import lobby, services
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus
+from games.play import services
 
 
 @pytest.fixture

@@ -22,10 +22,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import lobby, services
 from games.engine import registry
 from games.engine.rng import seed_hash
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Visibility
+from games.play import services
 from players.models import PROVISIONAL_MATCHES, Rating, RatingChange
 from tests.players.conftest import finish, start_match
 

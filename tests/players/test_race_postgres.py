@@ -116,7 +116,7 @@ def test_a_match_finishing_while_a_moderator_corrects_an_earlier_one_is_rated_on
     neither deleted nor rated twice."""
     from django.contrib.auth.models import Group
 
-    from games import moderation
+    from games.moderation import actions as moderation
 
     User = get_user_model()
     ann, ben, cid, dan = (

@@ -11,10 +11,12 @@ from datetime import timedelta
 import pytest
 from openskill.models import PlackettLuce
 
-from games import lobby, moderation, safety, services, timeouts
 from games.catalog.drakon.rules.state import teams as drakon_teams
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import STRIKES_BEFORE_BOT, MatchStatus, SeatStatus, TimeoutPolicy, Visibility
+from games.moderation import actions as moderation
+from games.play import safety, services, timeouts
 from players import ratings
 from players.models import (
     PROVISIONAL_MATCHES,

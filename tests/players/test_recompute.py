@@ -21,10 +21,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from games import lobby, moderation, safety, services, timeouts
 from games.catalog.drakon.rules.state import teams as drakon_teams
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import MatchStatus, SeatStatus, TimeoutPolicy
+from games.moderation import actions as moderation
+from games.play import safety, services, timeouts
 from players.models import Rating, RatingChange
 from tests.players.conftest import finish
 

@@ -12,7 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import errors, lobby
+from core import errors
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import Invitation, Match, Seat, Visibility
 from players.models import PROVISIONAL_MATCHES, Block, Rating
 from players.selectors import LEADERBOARD_PAGE, MATCHES_PER_PAGE
@@ -265,7 +267,7 @@ def test_a_blocked_player_cannot_invite_the_blocker_and_is_not_told_why(alice, b
     assert "block" not in text.lower()
     assert not Invitation.objects.exists()
     # Anyone else is invited as before.
-    assert lobby.invite_user(user=bob, match=match, username="carol")
+    assert invitations.invite_user(user=bob, match=match, username="carol")
 
 
 def test_a_blocked_player_cannot_join_the_blockers_open_match(alice, bob, carol):

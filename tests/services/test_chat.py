@@ -1,4 +1,4 @@
-"""Match chat as a service (games.chat): what a message may be, the first
+"""Match chat as a service (games.play.chat): what a message may be, the first
 message marking the match, and the limit per player and match. What the pages
 answer (the 429, the escaping, who may write) is in tests/moderation/test_chat.py."""
 
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import chat, errors, limits
+from core import errors, limits
 from games.models import ChatMessage
+from games.play import chat
 from tests.conftest import inside_one_window
 
 pytestmark = pytest.mark.django_db

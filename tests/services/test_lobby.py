@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import errors, limits, lobby
+from core import errors, limits
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import Invitation, Match, MatchStatus
 
 pytestmark = pytest.mark.django_db
@@ -16,11 +18,11 @@ def test_invitations_sent_are_limited_per_inviter(alice, make_user):
     invitees = [make_user(f"guest{i}") for i in range(limits.INVITE_SENT.count + 1)]
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
     for guest in invitees[:-1]:
-        lobby.invite_user(user=alice, match=match, username=guest.username)
+        invitations.invite_user(user=alice, match=match, username=guest.username)
     with pytest.raises(errors.TooFast):
-        lobby.invite_user(user=alice, match=match, username=invitees[-1].username)
+        invitations.invite_user(user=alice, match=match, username=invitees[-1].username)
     # Inviting someone already invited sends nothing and costs nothing.
-    lobby.invite_user(user=alice, match=match, username=invitees[0].username)
+    invitations.invite_user(user=alice, match=match, username=invitees[0].username)
     assert Invitation.objects.count() == limits.INVITE_SENT.count
 
 

@@ -1,4 +1,4 @@
-"""games.match_rows: the hand-written read of a match with its seats builds
+"""games.play.match_rows: the hand-written read of a match with its seats builds
 exactly the instances the ORM builds, and the move's writes store what the
 ORM would have stored, on whichever database runs the suite
 (SQLite in ``make test``, PostgreSQL in the strict pass)."""
@@ -14,8 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import lobby, match_rows, selectors, services
+from games.correspondence import inbox
+from games.lobby import services as lobby
 from games.models import Match, Move, Seat
+from games.play import match_rows, services
 from tests.conftest import play_one, user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +100,7 @@ def test_the_next_match_waiting_and_the_unread_count(alice, bob, make_user, nogi
         .first()
     )
     assert match.next_waiting_pk == expected
-    assert match.unread_count == selectors.unread_count(waiting) > 0
+    assert match.unread_count == inbox.unread_count(waiting) > 0
     stranger = make_user("stranger")
     match, _seats = match_rows.read(first.pk, waiting_for=stranger.pk, unread_for=stranger.pk)
     assert match.next_waiting_pk is None and match.unread_count == 0

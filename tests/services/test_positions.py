@@ -1,11 +1,11 @@
-"""Positions kept in the shared cache every tenth log entry (games.positions),
+"""Positions kept in the shared cache every tenth log entry (games.play.positions),
 from which a replay step and the match page's highlights start."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import positions
+from games.play import positions
 from tests.conftest import play_one
 
 pytestmark = pytest.mark.django_db

@@ -22,9 +22,9 @@ import threading
 
 import pytest
 
-from games import services
-from games.errors import StaleVersion
+from core.errors import StaleVersion
 from games.models import Match
+from games.play import services
 from tests.match_race import (
     N_THREADS,
     check_log_and_state,
@@ -68,9 +68,10 @@ def test_twelve_simultaneous_chat_messages_store_only_the_limit():
     twelve parallel posts (each its own connection) store exactly six."""
     from django.db import connections
 
-    from games import chat, limits
-    from games.errors import TooFast
+    from core import limits
+    from core.errors import TooFast
     from games.models import ChatMessage
+    from games.play import chat
 
     match = started_match()
     user = match.seats.get(index=0).user

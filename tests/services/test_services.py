@@ -6,11 +6,14 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors, lobby, services
+from core import errors
 from games.engine.replay import replay
 from games.engine.rng import seed_hash
+from games.history.verification import verify_match
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import ActorKind, Match, MatchStatus, Move, Seat, Visibility
-from games.verification import verify_match
+from games.play import services
 from tests.conftest import play_one, user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +76,7 @@ def test_private_match_needs_an_invitation_or_the_link(alice, bob, carol, make_u
         lobby.join_match(user=bob, match=match)
     with pytest.raises(errors.Forbidden):
         lobby.join_match(user=bob, match=match, token="wrong")
-    lobby.invite_user(user=alice, match=match, username="Bob")
+    invitations.invite_user(user=alice, match=match, username="Bob")
     lobby.join_match(user=bob, match=match)
     lobby.join_match(user=carol, match=match, token=match.invite_token)
     assert match.seats.count() == 3
@@ -82,11 +85,11 @@ def test_private_match_needs_an_invitation_or_the_link(alice, bob, carol, make_u
 def test_invite_refusals(alice, bob, make_user):
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
     with pytest.raises(errors.ServiceError, match="No player"):
-        lobby.invite_user(user=alice, match=match, username="nobody")
+        invitations.invite_user(user=alice, match=match, username="nobody")
     with pytest.raises(errors.Forbidden):
-        lobby.invite_user(user=bob, match=match, username="alice")
+        invitations.invite_user(user=bob, match=match, username="alice")
     with pytest.raises(errors.Conflict):
-        lobby.invite_user(user=alice, match=match, username="alice")
+        invitations.invite_user(user=alice, match=match, username="alice")
 
 
 def test_leave_before_start_reindexes_and_the_last_human_aborts(alice, bob, carol):
@@ -252,7 +255,7 @@ def test_an_all_bot_game_plays_to_the_end(alice, nogi, django_capture_on_commit_
     # so the second bot sits down and the match starts as a full match would.
     Seat.objects.create(match=match, index=1, is_bot=True, bot_level="heuristic")
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        lobby._start(lobby.lock_match(match))
+        lobby._start(services.lock_match(match))
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert verify_match(match).ok
@@ -317,9 +320,9 @@ def test_a_worker_killed_during_a_search_loses_nothing(alice, nogi, settings, mo
 
 
 def _strong_choice(before, match):
-    from games import bots
     from games.engine.rng import Rng
-    from games.services import strong_budget
+    from games.play import bots
+    from games.play.services import strong_budget
 
     version, state, _count = before
     rng = Rng.from_seed(f"bot:{match.seed}:{version}:1")

@@ -15,10 +15,12 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, moderation, safety, services, timeouts
+from core.errors import ServiceError
 from games.engine import registry
-from games.errors import ServiceError
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, SeatStatus, TakeoverLevel
+from games.moderation import actions as moderation
+from games.play import safety, services, timeouts
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from games import lobby
+from games.lobby import services as lobby
 
 START = timezone.datetime(2026, 3, 2, 12, 0, tzinfo=timezone.UTC)
 DAY = timedelta(days=1)

@@ -1,7 +1,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import lobby
+from games.lobby import services as lobby
 from games.models import Notification
 
 pytestmark = pytest.mark.django_db

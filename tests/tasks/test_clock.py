@@ -13,7 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from games import errors, lobby, notifications, services, timeouts
+from core import errors
+from games.correspondence import notifications
+from games.lobby import services as lobby
 from games.models import (
     ActorKind,
     DeliveryStatus,
@@ -24,6 +26,7 @@ from games.models import (
     SeatStatus,
     TimeoutPolicy,
 )
+from games.play import services, timeouts
 from tests.conftest import play_one, user_to_move
 from tests.tasks.conftest import DAY, START, two_player
 
@@ -364,7 +367,7 @@ def test_preferences_never_and_digest(traveller, alice, bob, django_capture_on_c
         NotificationKind.MATCH_STARTED: DeliveryStatus.DIGEST,
         NotificationKind.YOUR_TURN: DeliveryStatus.SKIPPED,
     }
-    from games import digests
+    from games.correspondence import digests
 
     assert digests.send_all() == 1
     (digest,) = mail.outbox

@@ -9,8 +9,11 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games import lobby, notifications, outbox, services
+from games.correspondence import compose, delivery, notifications, outbox
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import DeliveryStatus, Notification, NotificationKind
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +34,8 @@ def pending(alice, bob):
 
 
 def test_delivery_sends_once_and_records_it(pending):
-    assert notifications.deliver(pending.pk) == DeliveryStatus.SENT
-    assert notifications.deliver(pending.pk) == "nothing to do"
+    assert delivery.deliver(pending.pk) == DeliveryStatus.SENT
+    assert delivery.deliver(pending.pk) == "nothing to do"
     pending.refresh_from_db()
     assert (pending.status, pending.attempts) == (DeliveryStatus.SENT, 1)
     assert pending.sent_at is not None
@@ -43,7 +46,7 @@ def test_a_failed_send_is_retried_later_and_then_sent_exactly_once(pending):
     with mock.patch.object(
         mail.EmailMultiAlternatives, "send", side_effect=ConnectionRefusedError("smtp down")
     ):
-        assert notifications.deliver(pending.pk) == DeliveryStatus.PENDING
+        assert delivery.deliver(pending.pk) == DeliveryStatus.PENDING
     pending.refresh_from_db()
     assert pending.attempts == 1 and "smtp down" in pending.last_error
     assert pending.next_attempt_at > timezone.now(), "the retry waits for its back-off"
@@ -75,7 +78,7 @@ def test_retries_back_off_for_about_a_day_before_failing(pending):
             outbox.relay()
         failed_at = timezone.now()
     assert pending.status == DeliveryStatus.FAILED
-    assert pending.attempts == notifications.max_attempts()
+    assert pending.attempts == delivery.max_attempts()
     assert delays[1] == timedelta(minutes=1) and delays[2] == timedelta(minutes=2)
     assert max(delays) == timedelta(hours=1)
     assert failed_at - started > timedelta(hours=20)
@@ -88,11 +91,11 @@ def test_a_released_claim_is_not_undone_when_the_hung_send_wakes(pending):
     (which would send it while a moderator is told it may have left)."""
 
     def hang_then_fail(self, *args, **kwargs):
-        notifications.release_stuck_claims(timezone.now() + timedelta(hours=1))
+        delivery.release_stuck_claims(timezone.now() + timedelta(hours=1))
         raise TimeoutError("woke up")
 
     with mock.patch.object(mail.EmailMultiAlternatives, "send", hang_then_fail):
-        notifications.deliver(pending.pk)
+        delivery.deliver(pending.pk)
     pending.refresh_from_db()
     assert pending.status == DeliveryStatus.FAILED
     assert "stopped while sending" in pending.last_error
@@ -106,7 +109,7 @@ def test_a_your_turn_email_about_a_turn_already_played_is_not_sent(pending, alic
     match = pending.match
     legal = nogi.legal_actions(match.state, 0)
     services.submit_action(match, alice, legal[0], match.version)
-    assert notifications.deliver(pending.pk) == DeliveryStatus.SKIPPED
+    assert delivery.deliver(pending.pk) == DeliveryStatus.SKIPPED
     pending.refresh_from_db()
     assert pending.status == DeliveryStatus.SKIPPED and "turn" in pending.last_error
     assert [m.subject for m in mail.outbox if "Your turn" in m.subject and "alice" in m.to[0]] == []
@@ -129,26 +132,26 @@ def test_a_worker_that_dies_after_sending_never_sends_twice(pending):
         mock.patch.object(mail.EmailMultiAlternatives, "send", send_then_die),
         pytest.raises(WorkerDied),
     ):
-        notifications.deliver(pending.pk)
+        delivery.deliver(pending.pk)
     assert len(mail.outbox) == 1
-    assert notifications.deliver(pending.pk) == "nothing to do"  # the redelivered task
+    assert delivery.deliver(pending.pk) == "nothing to do"  # the redelivered task
     assert len(mail.outbox) == 1
     # Later the claim is recognised as stuck and shown to moderators, not resent.
-    assert notifications.release_stuck_claims(timezone.now() + timedelta(hours=1)) == 1
+    assert delivery.release_stuck_claims(timezone.now() + timedelta(hours=1)) == 1
     pending.refresh_from_db()
     assert pending.status == DeliveryStatus.FAILED and "stopped while sending" in pending.last_error
 
 
 def test_after_max_attempts_the_row_fails_for_good(pending):
-    Notification.objects.filter(pk=pending.pk).update(attempts=notifications.max_attempts() - 1)
+    Notification.objects.filter(pk=pending.pk).update(attempts=delivery.max_attempts() - 1)
     with mock.patch.object(mail.EmailMultiAlternatives, "send", side_effect=OSError("no route")):
-        assert notifications.deliver(pending.pk) == DeliveryStatus.FAILED
+        assert delivery.deliver(pending.pk) == DeliveryStatus.FAILED
     pending.refresh_from_db()
     assert pending.status == DeliveryStatus.FAILED and "no route" in pending.last_error
 
 
 def test_one_click_unsubscribe_needs_no_login(pending, alice):
-    notifications.deliver(pending.pk)
+    delivery.deliver(pending.pk)
     header = mail.outbox[0].extra_headers["List-Unsubscribe"]
     path = header.strip("<>").split("8000")[-1]
     client = Client(enforce_csrf_checks=True)
@@ -164,14 +167,14 @@ def test_one_click_unsubscribe_needs_no_login(pending, alice):
 
 
 def test_a_forged_unsubscribe_token_is_refused(alice):
-    token = notifications.unsubscribe_token(alice, "email_your_turn")
+    token = compose.unsubscribe_token(alice, "email_your_turn")
     assert Client().post(f"/unsubscribe/{token[:-2]}xx/").status_code == 400
     alice.profile.refresh_from_db()
     assert alice.profile.email_your_turn == "immediate"
 
 
 def test_the_digest_unsubscribe_stops_everything(alice):
-    token = notifications.unsubscribe_token(alice, "all")
+    token = compose.unsubscribe_token(alice, "all")
     Client().post(f"/unsubscribe/{token}/")
     alice.profile.refresh_from_db()
     assert {
@@ -185,8 +188,8 @@ def test_the_digest_unsubscribe_stops_everything(alice):
 def test_an_invitation_is_notified_once(alice, bob, django_capture_on_commit_callbacks):
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
     with django_capture_on_commit_callbacks(execute=True):
-        lobby.invite_user(user=alice, match=match, username="bob")
-        lobby.invite_user(user=alice, match=match, username="bob")
+        invitations.invite_user(user=alice, match=match, username="bob")
+        invitations.invite_user(user=alice, match=match, username="bob")
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]
     assert "invites you" in mail.outbox[0].subject
 
@@ -194,16 +197,16 @@ def test_an_invitation_is_notified_once(alice, bob, django_capture_on_commit_cal
 def test_each_email_a_row_sends_names_the_turn_it_is_about(pending, alice):
     """The unread row is sent again for a later turn (a new email, a new
     ``X-Smoki-Ref``); the same turn sent twice would carry the same ref."""
-    assert notifications.deliver(pending.pk) == DeliveryStatus.SENT
+    assert delivery.deliver(pending.pk) == DeliveryStatus.SENT
     match = pending.match
     match.version += 2  # two moves later, alice is to move again
     match.save(update_fields=["version"])
     notifications.queue(alice, match, NotificationKind.YOUR_TURN)
-    assert notifications.deliver(pending.pk) == DeliveryStatus.SENT
+    assert delivery.deliver(pending.pk) == DeliveryStatus.SENT
     refs = [message.extra_headers["X-Smoki-Ref"] for message in mail.outbox]
     assert refs == [f"{pending.pk}-v{pending.version}", f"{pending.pk}-v{pending.version + 2}"]
     pending.refresh_from_db()
-    assert notifications.email_ref(pending) == refs[1]
+    assert compose.email_ref(pending) == refs[1]
     assert Notification.objects.filter(user=alice, kind=NotificationKind.YOUR_TURN).count() == 1
 
 

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from config.celery import app
-from games import lobby
+from games.lobby import services as lobby
 from games.models import ActorKind, DeliveryStatus, Move, Notification
 from games.tasks import relay_outbox, sweep_deadlines
 

@@ -21,8 +21,10 @@ from django.core import mail
 from django.utils import timezone
 
 from config.celery import app
-from games import digests, lobby, notifications, outbox, services
+from games.correspondence import delivery, digests, outbox
+from games.lobby import services as lobby
 from games.models import DeliveryStatus, Notification, NotificationKind
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -245,7 +247,7 @@ def test_a_mail_server_that_never_answers_does_not_hold_the_worker(alice, bob, s
     )
     settings.MAILERS = built["mailers"]
     with fails_if_stuck(60):
-        status = notifications.deliver(row.pk)
+        status = delivery.deliver(row.pk)
     frozen.close()
     row.refresh_from_db()
     assert status == DeliveryStatus.PENDING
@@ -280,7 +282,7 @@ def test_a_digest_interrupted_by_a_crash_is_shown_as_failed(digest_rows):
     ):
         digests.send_all()
     assert set(digest_rows.model.objects.values_list("status", flat=True)) >= {"in_digest"}
-    assert notifications.release_stuck_claims(timezone.now() + timedelta(hours=1)) >= 1
+    assert delivery.release_stuck_claims(timezone.now() + timedelta(hours=1)) >= 1
     row = Notification.objects.filter(user__username="alice", kind="match_started").get()
     assert row.status == DeliveryStatus.FAILED and "digest" in row.last_error
     assert row.sent_at is None
@@ -382,7 +384,7 @@ def test_a_permanent_refusal_fails_the_email_at_once_with_the_reason(
         settings.MAILERS = production_settings({"EMAIL_URL": f"smtp://127.0.0.1:{server.port}"})[
             "mailers"
         ]
-        assert notifications.deliver(row.pk) == DeliveryStatus.FAILED
+        assert delivery.deliver(row.pk) == DeliveryStatus.FAILED
     finally:
         server.close()
     assert server.seen == 1
@@ -403,7 +405,7 @@ def test_a_temporary_refusal_is_retried(alice, bob, settings, answer):
         settings.MAILERS = production_settings({"EMAIL_URL": f"smtp://127.0.0.1:{server.port}"})[
             "mailers"
         ]
-        assert notifications.deliver(row.pk) == DeliveryStatus.PENDING
+        assert delivery.deliver(row.pk) == DeliveryStatus.PENDING
     finally:
         server.close()
     row.refresh_from_db()

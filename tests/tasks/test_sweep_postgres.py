@@ -12,9 +12,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
-from games import errors, lobby, selectors, services, timeouts
+from core import errors
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import ActorKind, Match, Move, Seat
+from games.play import services, timeouts
 from tests.postgres_race import ONLY_ON_POSTGRES
 
 pytestmark = ONLY_ON_POSTGRES
@@ -154,10 +156,10 @@ def test_the_due_query_uses_the_partial_index():
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE games_match")
     now = timezone.now()
-    plan = selectors.due_matches(now).values("pk")[:1000].explain()
+    plan = timeouts.due_matches(now).values("pk")[:1000].explain()
     print(plan)
     assert "match_active_wake_at" in plan
-    assert selectors.due_match_ids(now) == []
+    assert timeouts.due_match_ids(now) == []
 
 
 def test_the_match_table_keeps_only_the_indexes_its_queries_use():

@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from games import selectors, tasks, timeouts
+from games import tasks
 from games.models import Match, Move
+from games.play import timeouts
 from tests.tasks.conftest import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
@@ -87,4 +88,4 @@ def test_matches_due_at_the_same_instant_go_oldest_first(traveller, alice, bob):
         Match.objects.filter(pk=pk).update(n_seats=2)  # a new row version on PostgreSQL
     assert len(set(Match.objects.filter(pk__in=ids).values_list("wake_at", flat=True))) == 1
     traveller.move_to(LATE)
-    assert selectors.due_match_ids(LATE) == ids
+    assert timeouts.due_match_ids(LATE) == ids

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import notifications, outbox, timeouts
+from games.correspondence import notifications, outbox
 from games.models import (
     ActorKind,
     DeliveryStatus,
@@ -19,6 +19,7 @@ from games.models import (
     NotificationKind,
     TimeoutPolicy,
 )
+from games.play import timeouts
 from tests.tasks.conftest import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db

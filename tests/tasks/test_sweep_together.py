@@ -12,8 +12,10 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import notifications, outbox, tasks, timeouts
+from games import tasks
+from games.correspondence import notifications, outbox
 from games.models import Move, Notification
+from games.play import timeouts
 from tests.tasks.conftest import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Tournaments built and played through the services: entrants sign up,
 the clock starts the tournament, and each table's match is ended through
-``games.services.finish_match`` (as a game's last move does) or played out
+``games.play.services.finish_match`` (as a game's last move does) or played out
 by bots."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
-from games import services as game_services
 from games.models import Match, MatchStatus
+from games.play import services as game_services
 from tournaments import services
 from tournaments.models import Placement, Tournament
 

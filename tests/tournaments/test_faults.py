@@ -12,8 +12,8 @@ import pytest
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from games import lobby
-from games.errors import ServiceError
+from core.errors import ServiceError
+from games.lobby import services as lobby
 from games.models import MatchStatus, Notification
 from tests.tournaments.conftest import (
     entered,
@@ -280,8 +280,8 @@ def test_a_timeout_in_a_tournament_match_counts_as_the_match_rules_say(people):
     """Loss on time, by the clock's own sweep: the seat to move runs out of
     time, the match ends, and the tournament scores it as that seat's loss
     (0 points, the other 1) in the standings."""
-    from games import timeouts
     from games.engine import registry
+    from games.play import timeouts
 
     tournament = entered(new_tournament(people[0], timeout_policy="loss"), people[1:2])
     start_now(tournament)

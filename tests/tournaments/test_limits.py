@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import limits
-from games.errors import TooFast
+from core import limits
+from core.errors import TooFast
 from tests.tournaments.conftest import new_tournament
 from tournaments import services
 from tournaments.models import Entrant, Tournament

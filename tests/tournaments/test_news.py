@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import notifications
+from games.correspondence import delivery, notifications
 from games.models import ModerationAction, Notification
 from tests.tournaments.conftest import entered, new_tournament, start_now
 from tournaments.models import EntrantStatus
@@ -23,7 +23,7 @@ def test_news_is_emailed_in_each_players_language(people):
     rows = Notification.objects.filter(kind="tournament", about__event="round")
     assert rows.count() == 3 and all(r.match_id is None for r in rows)
     for row in rows:
-        assert notifications.deliver(row.pk) == "sent"
+        assert delivery.deliver(row.pk) == "sent"
     subjects = {m.to[0]: m.subject for m in mail.outbox}
     assert "Round 1 of Jesień has started" in subjects["u00@example.com"]
     assert "Runda 1 turnieju Jesień się rozpoczęła" in subjects["u01@example.com"]
@@ -108,7 +108,7 @@ def test_a_forged_id_on_the_desk_is_no_error(desk):
 
 def test_a_player_who_chose_the_digest_gets_the_news_in_it(people):
     from accounts.models import Delivery
-    from games import digests
+    from games.correspondence import digests
     from games.models import DeliveryStatus
 
     people[1].profile.email_match_events = Delivery.DIGEST

@@ -10,9 +10,9 @@ from itertools import combinations
 import pytest
 from django.utils import timezone
 
-from games import moderation
-from games.errors import Conflict, ServiceError
+from core.errors import Conflict, ServiceError
 from games.models import Match, MatchStatus, ModerationAction, Notification, Seat, SeatStatus
+from games.moderation import actions as moderation
 from tests.tournaments.conftest import (
     entered,
     finish,
@@ -307,8 +307,8 @@ def test_the_tournament_table_is_a_normal_match(people):
 
 def _bots_play_the_round(tournament) -> list[Match]:
     """Every match of the current round played to its end by random bots
-    through ``games.services.play_bot_turns``."""
-    from games import services as game_services
+    through ``games.play.services.play_bot_turns``."""
+    from games.play import services as game_services
 
     matches = running_matches(tournament)
     Seat.objects.filter(match__in=matches).update(is_bot=True, bot_level="random")
@@ -325,7 +325,7 @@ def _bots_play_the_round(tournament) -> list[Match]:
 
 def test_a_swiss_of_nine_played_out_by_bots(people):
     """Every match of every round played to its end by random bots through
-    ``games.services.play_bot_turns`` (the test game Hatchlings, short)."""
+    ``games.play.services.play_bot_turns`` (the test game Hatchlings, short)."""
     tournament = entered(
         new_tournament(people[0], rounds=3, game_key="hatchlings", rated=False), people[1:9]
     )

@@ -11,7 +11,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from games import icons
+from games.panel import icons
 
 pytestmark = pytest.mark.django_db
 

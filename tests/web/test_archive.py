@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import archive, lobby
+from games.history import archive
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus
 
 pytestmark = pytest.mark.django_db

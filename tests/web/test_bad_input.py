@@ -9,8 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import chat, lobby, notifications
+from games.correspondence import delivery
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import ChatMessage, Invitation, Notification, NotificationKind, Report
+from games.play import chat
 
 pytestmark = pytest.mark.django_db
 
@@ -207,10 +210,10 @@ def test_an_invitation_from_a_name_saved_with_a_line_break_still_sends(alice, bo
     Profile.objects.filter(user=alice).update(display_name="Alice\nBcc: all@example.com")
     alice.refresh_from_db()
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
-    lobby.invite_user(user=alice, match=match, username="bob")
+    invitations.invite_user(user=alice, match=match, username="bob")
     row = Notification.objects.get(user=bob, kind=NotificationKind.INVITATION)
     mail.outbox.clear()
-    notifications.deliver(row.pk)
+    delivery.deliver(row.pk)
     (sent,) = mail.outbox
     assert "\n" not in sent.subject and "Alice Bcc: all@example.com invites you" in sent.subject
     assert "Bcc" not in sent.message()

@@ -1,9 +1,9 @@
 """A board drawn without choices is drawn once per version and reused by every viewer.
 
-``selectors.board_cache_key`` names everything the drawing depends on; the
+``build.board_cache_key`` names everything the drawing depends on; the
 board is shared by every seat without choices, every spectator and every poll
 of the version; a seat's private part (and the board in words) is kept under
-``selectors.viewer_cache_key``, for that seat's user alone; and the panel
+``build.viewer_cache_key``, for that seat's user alone; and the panel
 drawn from the cache is the panel drawn afresh.
 """
 
@@ -17,8 +17,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import lobby, presenters, selectors
 from games.engine import registry
+from games.lobby import services as lobby
+from games.panel import build, presenters
+from games.play import access
 
 pytestmark = pytest.mark.django_db
 
@@ -79,12 +81,12 @@ def test_a_seat_and_a_spectator_share_the_board_and_each_private_part_stays_with
     waiting = owner if 0 not in game.current_seats(match.state) else other
     mine = _panel(_client(waiting), match)
     assert "my-secrets" in mine  # the waiting seat's own hand, drawn and kept
-    seat = selectors.seat_of(match, waiting).index
+    seat = access.seat_of(match, waiting).index
     names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
     with translation.override("en"):
-        board_key = selectors.board_cache_key(match, waiting, names)
-    seat_key = selectors.viewer_cache_key(board_key, seat, waiting)
-    spectators_key = selectors.viewer_cache_key(board_key, None, make_user("nobody"))
+        board_key = build.board_cache_key(match, waiting, names)
+    seat_key = build.viewer_cache_key(board_key, seat, waiting)
+    spectators_key = build.viewer_cache_key(board_key, None, make_user("nobody"))
     assert cache.get(board_key) is not None and "my-secrets" in cache.get(seat_key)["private"]
     assert f"u{waiting.pk}" in seat_key and seat_key != spectators_key
     assert cache.get(spectators_key) is None
@@ -109,17 +111,17 @@ def test_the_key_names_the_language_the_version_the_position_and_a_viewers_layer
     match, owner, _other = hatchlings_match
     names = ["a", "b"]
     with translation.override("en"):
-        english = selectors.board_cache_key(match, owner, names)
-        layered = selectors.board_cache_key(match, owner, names, layer="since-3")
-        seen_from = selectors.board_cache_key(match, owner, names, viewpoint="seat1")
+        english = build.board_cache_key(match, owner, names)
+        layered = build.board_cache_key(match, owner, names, layer="since-3")
+        seen_from = build.board_cache_key(match, owner, names, viewpoint="seat1")
     with translation.override("pl"):
-        polish = selectors.board_cache_key(match, owner, names)
-    renamed = selectors.board_cache_key(match, owner, ["a", "c"])
+        polish = build.board_cache_key(match, owner, names)
+    renamed = build.board_cache_key(match, owner, ["a", "c"])
     match.version += 1
-    newer = selectors.board_cache_key(match, owner, names)
+    newer = build.board_cache_key(match, owner, names)
     match.version -= 1
     match.state = {**match.state, "changed": True}
-    moved = selectors.board_cache_key(match, owner, names)
+    moved = build.board_cache_key(match, owner, names)
     assert len({english, layered, seen_from, polish, renamed, newer, moved}) == 7
 
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games import board_picture
+from games.correspondence import board_picture
 from games.engine import registry
 from tests.conformance.kit import GAME_KEYS
 
@@ -94,7 +94,7 @@ def test_a_label_it_does_not_understand_stays_text():
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_every_game_picture_is_one_viewport_with_no_text_left(key, alice, bob):
-    from games import lobby
+    from games.lobby import services as lobby
 
     game = registry.get(key)
     match = lobby.create_match(user=alice, game_key=key, n_seats=max(2, game.min_players))

@@ -15,8 +15,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from tests.conformance.kit import GAME_KEYS
 
 pytestmark = pytest.mark.django_db

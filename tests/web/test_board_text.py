@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import presenters
 from games.catalog.nogi.presenter import colour_name, face_text
 from games.engine import registry
+from games.panel import presenters
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,9 @@ def test_a_game_without_the_hook_draws_no_text_section():
 
 
 def test_the_drako_board_is_described_in_words(alice, bob):
-    from games import lobby
     from games.catalog.drako import components as C
     from games.catalog.drako.presenter import dwarf_name
+    from games.lobby import services as lobby
 
     match = lobby.create_match(user=alice, game_key="drako", n_seats=2)
     lobby.join_match(user=bob, match=match)

@@ -146,7 +146,7 @@ def test_rate_limits_keep_counting_in_the_process_while_the_cache_is_unreachable
     monkeypatch, dead_url, started_match, alice, bob
 ):
     """Documented: each process counts on its own while Redis is out of reach."""
-    from games import limits
+    from core import limits
 
     with production_caches(monkeypatch, dead_url):
         client = signed_in(alice)

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import replay
+from games.history import replay
 from games.models import Seat
 from tests.conftest import play_one
 
@@ -158,7 +158,7 @@ def test_a_highlighted_board_is_the_one_scene_built_for_the_page(
 ):
     """The marks are known before the board is drawn, so the page builds the
     presenter's scene, and asks the game for its view and choices, once."""
-    from games import presenters
+    from games.panel import presenters
 
     match = started_match
     mine = match.seats.get(user=alice).index

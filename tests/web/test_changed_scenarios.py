@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from games import presenters
 from games.catalog.drako import builders as drako
 from games.catalog.drakon import builders as drakon
 from games.catalog.nogi import builders as nogi
 from games.catalog.seven_dragons import builders as seven_dragons
 from games.engine import registry
+from games.panel import presenters
 
 SPECTATOR = None
 

@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, services
 from games.catalog.drako.builders import card_id, position
+from games.lobby import services as lobby
 from games.models import Match, Notification, NotificationKind
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import errors, lobby, services
+from core import errors
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match, Seat
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 NOISE = [

@@ -19,8 +19,10 @@ from aiosmtpd.controller import Controller
 from django.test import Client
 from django.utils import timezone
 
-from games import lobby, move_links, notifications
+from games.correspondence import compose, move_links
+from games.lobby import services as lobby
 from games.models import Match, Move, Notification, NotificationKind
+from games.panel import presenters
 
 pytestmark = pytest.mark.django_db
 LINK = re.compile(r'href="(http://[^"]+/by-email/[^"]+)"')
@@ -81,7 +83,7 @@ def path_of(url: str) -> str:
 
 def test_a_move_from_the_email_through_a_real_smtp_server(alice, bob, inbox):
     match = nogi_match(alice, bob)
-    notifications.build_email(your_turn_row(match, alice)).send()
+    compose.build_email(your_turn_row(match, alice)).send()
     (message,) = inbox.messages
     html = html_of(message)
     links = LINK.findall(html)
@@ -113,7 +115,7 @@ def test_a_move_from_the_email_through_a_real_smtp_server(alice, bob, inbox):
 
 def test_forged_truncated_and_foreign_tokens_are_refused_and_change_nothing(alice, bob):
     match = nogi_match(alice, bob)
-    choices = notifications.email_choices(your_turn_row(match, alice))
+    choices = compose.email_choices(your_turn_row(match, alice))
     url = path_of(next(u for _label, u in choices if "/by-email/" in u))
     token = url.rstrip("/").rsplit("/", 1)[1]
     visitor = Client()
@@ -129,7 +131,7 @@ def test_a_link_for_another_seat_or_version_cannot_be_made_up(alice, bob):
     """The token binds the seat, the user and the version: changing any one
     breaks the signature, so bob cannot turn alice's link into his."""
     match = nogi_match(alice, bob)
-    choices = notifications.email_choices(your_turn_row(match, alice))
+    choices = compose.email_choices(your_turn_row(match, alice))
     token = path_of(next(u for _l, u in choices if "/by-email/" in u)).rstrip("/").rsplit("/")[-1]
     link = move_links.read_token(token)
     assert (link.seat, link.user_id, link.version) == (0, alice.pk, 0)
@@ -139,7 +141,7 @@ def test_a_link_for_another_seat_or_version_cannot_be_made_up(alice, bob):
 
 def test_an_expired_link_says_so(alice, bob):
     match = nogi_match(alice, bob)
-    choices = notifications.email_choices(your_turn_row(match, alice))
+    choices = compose.email_choices(your_turn_row(match, alice))
     url = path_of(next(u for _l, u in choices if "/by-email/" in u))
     with time_machine.travel(match.deadline + timedelta(minutes=1)):
         page = Client().post(url)
@@ -152,21 +154,21 @@ def test_no_links_when_the_position_moved_on_or_for_other_emails(alice, bob):
     row = your_turn_row(match, alice)
     Match.objects.filter(pk=match.pk).update(version=5)
     row.refresh_from_db()
-    assert notifications.email_choices(row) == []
+    assert compose.email_choices(row) == []
     started = Notification.objects.get(match=match, user=bob, kind=NotificationKind.MATCH_STARTED)
-    assert notifications.email_choices(started) == []
+    assert compose.email_choices(started) == []
     assert timezone.now() < match.deadline
 
 
 def test_the_email_tells_the_board_and_what_happened_since_my_last_move(alice, bob):
     match = nogi_match(alice, bob)
     row = your_turn_row(match, alice)
-    first = notifications.build_email(row).body
+    first = compose.build_email(row).body
     assert "The board:" in first
     assert "Since your last move:" not in first  # nothing happened yet
     # alice moves, then bob: alice's next email tells bob's move, not hers.
-    from games import services
     from games.engine import registry
+    from games.play import services
 
     game = registry.get("nogi")
     for player in (alice, bob):
@@ -179,16 +181,16 @@ def test_the_email_tells_the_board_and_what_happened_since_my_last_move(alice, b
     match.refresh_from_db()
     assert game.current_seats(match.state) == [0]
     row = your_turn_row(match, alice)
-    body = notifications.build_email(row).body
+    body = compose.build_email(row).body
     since = body.split("Since your last move:")[1].split("The board:")[0]
     last = Move.objects.get(match=match, seq=match.version)
-    sentence = notifications.presenters.get("nogi").describe_event(last.events[0], ["alice", "bob"])
+    sentence = presenters.get("nogi").describe_event(last.events[0], ["alice", "bob"])
     assert str(sentence) in since
 
 
 def test_the_your_turn_email_shows_the_board_as_an_inline_picture(alice, bob, inbox):
     match = nogi_match(alice, bob)
-    notifications.build_email(your_turn_row(match, alice)).send()
+    compose.build_email(your_turn_row(match, alice)).send()
     (message,) = inbox.messages
     assert message.get_content_type() == "multipart/alternative"
     html_part = message.get_payload()[1]
@@ -202,7 +204,8 @@ def test_the_your_turn_email_shows_the_board_as_an_inline_picture(alice, bob, in
 
 
 def test_the_digest_shows_each_waiting_match_as_a_small_picture(alice, bob, make_user):
-    from games import digests
+    from games.correspondence import digests
+    from games.lobby import services as lobby
 
     first = nogi_match(alice, bob)
     second = lobby.create_match(user=alice, game_key="drako", n_seats=2)
@@ -223,7 +226,7 @@ def test_the_confirmation_page_reads_a_bounded_number_of_queries(
     alice, bob, django_assert_max_num_queries
 ):
     match = nogi_match(alice, bob)
-    choices = notifications.email_choices(your_turn_row(match, alice))
+    choices = compose.email_choices(your_turn_row(match, alice))
     url = path_of(next(u for _l, u in choices if "/by-email/" in u))
     visitor = Client()
     visitor.get(url)  # sessions and the like, once

@@ -14,9 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, safety, services, timeouts
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, SeatStatus, TimeoutPolicy
+from games.play import safety, services, timeouts
 
 pytestmark = pytest.mark.django_db
 

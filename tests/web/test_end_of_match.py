@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Invitation, Match, MatchStatus
 from tests.conftest import play_one
 
@@ -129,7 +129,7 @@ def test_rematch_refusals_change_nothing(started_match, finished, make_user):
 
 def _finish_with(match, state):
     """Put a finished position on the match and close it as the service layer does."""
-    from games import services
+    from games.play import services
 
     game = registry.get(match.game_key)
     result = game.result(state)

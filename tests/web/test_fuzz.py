@@ -47,9 +47,12 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from games import chat, lobby, move_links, notifications, safety
+from games.correspondence import compose, move_links
 from games.engine import registry
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import DeliveryStatus, Notification, NotificationKind, Visibility
+from games.play import chat, safety
 from ladders import services as ladders
 from ladders.models import Entry
 from tournaments import services as tournament_services
@@ -444,7 +447,7 @@ class FuzzEveryForm(TestCase):
         cls.gathering = lobby.create_match(
             user=cls.alice, game_key="nogi", n_seats=3, visibility=Visibility.PRIVATE
         )
-        lobby.invite_user(user=cls.alice, match=cls.gathering, username="dave")
+        invitations.invite_user(user=cls.alice, match=cls.gathering, username="dave")
         cls.finished = lobby.create_match(user=cls.alice, game_key="nogi", n_seats=2)
         lobby.join_match(user=cls.bob, match=cls.finished)
         safety.resign(user=cls.bob, match=cls.finished)
@@ -560,14 +563,14 @@ class FuzzEveryForm(TestCase):
         if args == "match":
             return reverse(name, args=[match_pk[target]])
         if args == "unsubscribe":
-            good = notifications.unsubscribe_token(self.alice, "email_your_turn")
+            good = compose.unsubscribe_token(self.alice, "email_your_turn")
             token = {
                 "good": good,
-                "all": notifications.unsubscribe_token(self.bob, "all"),
+                "all": compose.unsubscribe_token(self.bob, "all"),
                 "forged": good[:-3] + ("AAA" if not good.endswith("AAA") else "BBB"),
                 "nul": good + "\x00",
                 "garbage": "²٣-x",
-                "other field": notifications.unsubscribe_token(self.alice, "is_staff"),
+                "other field": compose.unsubscribe_token(self.alice, "is_staff"),
             }[target]
             return reverse(name, args=[token])
         if args == "moderate":
@@ -833,11 +836,11 @@ def test_the_coverage_check_reads_what_a_view_allows():
     """The check above would miss a new POST view if it misread decorators."""
     from django.views.decorators.http import require_GET, require_POST
 
-    from games import views
+    from games.web import match_views, site_views
 
-    assert _allowed_methods(views.match_act) == {"POST"}
-    assert _allowed_methods(views.match_detail) == {"GET"}
-    assert "POST" in _allowed_methods(views.unsubscribe)
+    assert _allowed_methods(match_views.match_act) == {"POST"}
+    assert _allowed_methods(match_views.match_detail) == {"GET"}
+    assert "POST" in _allowed_methods(site_views.unsubscribe)
     assert _allowed_methods(require_POST(lambda request: None)) == {"POST"}
     assert _allowed_methods(require_GET(lambda request: None)) == {"GET"}
     assert _allowed_methods(lambda request: None) is None  # undecorated: takes any method

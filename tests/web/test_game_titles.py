@@ -1,7 +1,7 @@
 """Game titles are shown in the reader's language, as each language publishes the game.
 
 The rules mark their titles (``engine.i18n._``) and the site translates them wherever
-they are shown (``games.i18n.translate_titles``): a Czech page says "Sedm draků",
+they are shown (``games.panel.i18n.translate_titles``): a Czech page says "Sedm draků",
 never "Seven Dragons", in the How to play heading, the match page, the lobby and the
 new-match form, and an email's subject names the game the same way.
 """
@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -79,8 +79,8 @@ def test_how_to_play_and_the_match_page_name_the_game_in_the_readers_language(
 
 
 def test_a_czech_email_subject_names_sedm_draku(make_user):
+    from games.correspondence.compose import message_context
     from games.models import Notification, NotificationKind
-    from games.notifications import message_context
 
     client, user = _client(make_user, "cs")
     match = lobby.create_match(user=user, game_key="seven_dragons", n_seats=2)

@@ -17,9 +17,9 @@ import pytest
 from django.template import TemplateDoesNotExist, engines
 from django.utils import translation
 
-from games import presenters
 from games.engine import registry
-from games.presenters import Choice
+from games.panel import presenters
+from games.panel.presenters import Choice
 
 JINJA_BACKEND = engines["jinja2"]
 JINJA = JINJA_BACKEND.env
@@ -91,7 +91,7 @@ def test_a_choices_attributes_are_escaped_as_django_escapes_them(value):
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext_lazy
 
-    from games.jinja import _escaped
+    from games.panel.jinja import _escaped
 
     if value == "safe":
         value = mark_safe("<b>kept</b>")
@@ -184,7 +184,7 @@ def test_every_board_draws_the_same_with_stock_jinja2s_lookups(monkeypatch):
 
 
 def test_a_part_drawn_once_is_drawn_again_alike_and_kept_per_language(monkeypatch):
-    from games import jinja
+    from games.panel import jinja
 
     monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
     source = '{% macro part(n) %}<i>{{ _("Field %(f)s")|fill(f=n) }}</i>{% endmacro %}{{ drawn_once(("k", n), part, n) }}'
@@ -199,7 +199,7 @@ def test_a_row_drawn_once_keeps_only_what_it_can_name_and_nothing_highlighted(mo
     """``each_drawn_once``: an item whose ``look()`` is None (a part holding a
     click) is drawn every time and never kept; a board that highlights changes
     keeps nothing and reads nothing kept."""
-    from games import jinja
+    from games.panel import jinja
 
     monkeypatch.setattr(jinja, "_DRAWN_ONCE", {})
     drawn = []
@@ -236,8 +236,8 @@ def test_nogis_fields_and_dice_drawn_once_are_those_drawn_afresh(language, monke
     import random
     from types import SimpleNamespace as Match
 
-    from games import jinja
-    from games.presenters import MatchUrls
+    from games.panel import jinja
+    from games.panel.presenters import MatchUrls
 
     game, presenter = registry.get("nogi"), presenters.get("nogi")
     board = JINJA.get_template(presenter.BOARD_TEMPLATE)

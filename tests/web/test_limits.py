@@ -15,7 +15,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import InvitationsFrom
-from games import limits, lobby
+from core import limits
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import Invitation, Match, Report
 from tests.conftest import inside_one_window
 
@@ -164,7 +166,7 @@ def test_invitations_to_one_player_are_limited(make_user):
     mail.outbox.clear()
     for host in hosts[:-1]:
         match = lobby.create_match(user=host, game_key="nogi", n_seats=3)
-        lobby.invite_user(user=host, match=match, username="target")
+        invitations.invite_user(user=host, match=match, username="target")
     match = lobby.create_match(user=hosts[-1], game_key="nogi", n_seats=3)
     response = client_for(hosts[-1]).post(
         reverse("match_invite", args=[match.pk]), {"username": "target"}
@@ -188,7 +190,7 @@ def test_a_player_may_refuse_invitations_from_strangers(alice, bob, carol):
     earlier = lobby.create_match(user=bob, game_key="nogi", n_seats=3)
     lobby.join_match(user=alice, match=earlier)
     lobby.join_match(user=carol, match=earlier)
-    lobby.invite_user(user=alice, match=match, username="carol")
+    invitations.invite_user(user=alice, match=match, username="carol")
     assert Invitation.objects.filter(match=match, invited_user=carol).exists()
 
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import Profile
-from games import icons, presenters
 from games.engine import registry
+from games.panel import icons, presenters
 from tests.conformance.kit import GAME_KEYS
 
 pytestmark = pytest.mark.django_db

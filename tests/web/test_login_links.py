@@ -9,7 +9,8 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, safety
+from games.lobby import services as lobby
+from games.play import safety
 
 pytestmark = pytest.mark.django_db
 LOGIN = reverse("account_login")

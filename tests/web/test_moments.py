@@ -5,9 +5,10 @@ from datetime import UTC, datetime
 import pytest
 from django.utils import timezone, translation
 
-from games import lobby, notifications
+from games.correspondence import compose
+from games.lobby import services as lobby
 from games.models import Match, Notification, NotificationKind
-from games.moments import local_moment
+from games.panel.moments import local_moment
 
 # On 25 October 2026 Warsaw's clocks go back from 03:00 CEST to 02:00 CET:
 # 00:30 and 01:30 UTC are both 02:30 on the wall.
@@ -42,5 +43,5 @@ def test_an_email_deadline_in_the_repeated_hour_carries_the_zone(alice, bob):
     Match.objects.filter(pk=match.pk).update(deadline=SECOND)
     row = Notification.objects.get(user=alice, kind=NotificationKind.YOUR_TURN)
     row.refresh_from_db()
-    email = notifications.build_email(row)
+    email = compose.build_email(row)
     assert "2:30" in email.body and "CET" in email.body

@@ -18,8 +18,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors
 from games.engine import registry
+from games.panel import move_log
 from tests.conftest import play_one
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ ITEM = re.compile(r'<li value="(\d+)">.*?</li>', re.S)
 
 @pytest.fixture
 def nogi_match(make_user):
-    from games import lobby
+    from games.lobby import services as lobby
 
     users = [make_user("answer-a"), make_user("answer-b")]
     match = lobby.create_match(user=users[0], game_key="nogi", n_seats=2)
@@ -52,7 +52,7 @@ def _mover(match, nogi, users) -> tuple[Client, dict]:
 def _post(client, match, data, shown: str | None):
     headers = {"HX-Request": "true"}
     if shown is not None:
-        headers[selectors.LOG_SHOWN_HEADER] = shown
+        headers[move_log.LOG_SHOWN_HEADER] = shown
     return client.post(reverse("match_act", args=[match.pk]), data, headers=headers)
 
 
@@ -70,7 +70,7 @@ def test_the_panel_says_which_versions_log_it_shows(nogi_match):
     body = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     panel = re.search(r'<div id="match-panel"[^>]*>', body).group(0)
     headers = json.loads(re.search(r"hx-headers='([^']*)'", panel).group(1))
-    assert headers[selectors.LOG_SHOWN_HEADER] == str(match.version)
+    assert headers[move_log.LOG_SHOWN_HEADER] == str(match.version)
     assert 'id="move-log-list"' in body
 
 
@@ -127,7 +127,7 @@ def test_a_plain_form_move_is_still_a_redirect(nogi_match):
     response = client.post(
         reverse("match_act", args=[match.pk]),
         data,
-        headers={selectors.LOG_SHOWN_HEADER: str(match.version)},
+        headers={move_log.LOG_SHOWN_HEADER: str(match.version)},
     )
     assert response.status_code == 302
 
@@ -138,4 +138,4 @@ def test_the_kept_list_shows_no_more_lines_than_the_panel_draws():
     from django.conf import settings
 
     css = (settings.BASE_DIR / "static" / "css" / "smoki.css").read_text()
-    assert f".log-tail > li:nth-child(n+{selectors.LOG_TAIL + 1}) {{ display: none; }}" in css
+    assert f".log-tail > li:nth-child(n+{move_log.LOG_TAIL + 1}) {{ display: none; }}" in css

@@ -2,7 +2,7 @@
 changes (issue 29: the answer's cost).
 
 The panel tells what it shows of the match (``hx-headers``, header
-``Smoki-Panel``: its stamp and language, ``selectors.panel_shown``). When the
+``Smoki-Panel``: its stamp and language, ``build.panel_shown``). When the
 page that posts a move shows the match as it was just before it, the answer
 draws the title, How to play, the fair dice and options line and the chat as
 empty placeholders with their ids and ``hx-preserve``: htmx puts the page's
@@ -23,9 +23,11 @@ from django.urls import reverse
 
 from accounts.models import Profile
 from accounts.selectors import forget_preferences
-from games import chat, lobby, selectors, services
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus
+from games.panel import build
+from games.play import chat, services
 
 pytestmark = pytest.mark.django_db
 
@@ -182,12 +184,12 @@ def test_any_other_header_draws_the_whole_panel(make_user, header):
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     headers = shown_by(page)
     if header is None:
-        del headers[selectors.PANEL_SHOWN_HEADER]
+        del headers[build.PANEL_SHOWN_HEADER]
     elif header == "stale-version":
-        version, rest = headers[selectors.PANEL_SHOWN_HEADER].split("-", 1)
-        headers[selectors.PANEL_SHOWN_HEADER] = f"{int(version) - 1}-{rest}"
+        version, rest = headers[build.PANEL_SHOWN_HEADER].split("-", 1)
+        headers[build.PANEL_SHOWN_HEADER] = f"{int(version) - 1}-{rest}"
     else:
-        headers[selectors.PANEL_SHOWN_HEADER] = header
+        headers[build.PANEL_SHOWN_HEADER] = header
     assert _whole(_post(client, match, data, headers))
 
 
@@ -260,7 +262,7 @@ def test_the_answer_reads_no_more_queries_than_the_whole_panel(make_user, chatte
         page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
         headers = shown_by(page)
         if kind == "whole":
-            del headers[selectors.PANEL_SHOWN_HEADER]
+            del headers[build.PANEL_SHOWN_HEADER]
         with CaptureQueriesContext(connection) as queries:
             answer = _post(client, match, data, headers)
         assert bool(_kept_parts(answer)) == (kind == "kept")

@@ -7,7 +7,7 @@ from django.template import engines
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from games.selectors import LogLine
+from games.panel.move_log import LogLine
 
 FIRST = datetime(2026, 10, 25, 0, 30, tzinfo=UTC)  # 02:30 CEST in Warsaw
 SECOND = datetime(2026, 10, 25, 1, 30, tzinfo=UTC)  # 02:30 CET, the repeated hour

@@ -27,8 +27,10 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import lobby, safety, services
 from games.engine import registry
+from games.lobby import invitations
+from games.lobby import services as lobby
+from games.play import safety, services
 from ladders import services as ladders
 from tests.conformance.kit import bot_choice
 from tests.web.test_i18n import CATALOGUES, parse_po, po_path
@@ -176,7 +178,7 @@ def pages_of_a_player(language: str):
     visits += [(mine, "/archive/"), (theirs, f"/archive/?game=drako&player={me.username}")]
     # A match gathering players, seen by its creator and by someone invited.
     gathering = lobby.create_match(user=me, game_key="nogi", n_seats=3)
-    lobby.invite_user(user=me, match=gathering, username=other.username)
+    invitations.invite_user(user=me, match=gathering, username=other.username)
     visits += [(mine, f"/m/{gathering.pk}/"), (theirs, f"/m/{gathering.pk}/"), (theirs, "/")]
     visits.append((theirs, "/notifications/"))
     # A ladder: a declined challenge among the results, an open one to answer.

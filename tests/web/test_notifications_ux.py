@@ -6,8 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, selectors
+from games.correspondence import inbox
 from games.engine import registry
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import (
     Invitation,
     MatchStatus,
@@ -53,10 +55,10 @@ def test_thirty_opponent_moves_leave_one_unread_your_turn_row(alice, bob):
     assert stamps == sorted(stamps) and stamps[0] < stamps[-1], "its time moves on"
     match.refresh_from_db()
     assert row.version <= match.version and row.version > 30
-    assert selectors.unread_count(bob) == 2  # one "your turn" and one "started"
+    assert inbox.unread_count(bob) == 2  # one "your turn" and one "started"
     page = client_for(bob).get(reverse("notifications")).content.decode()
     assert len(re.findall(r'<li class="unread">', page)) == 2
-    assert selectors.unread_count(bob) == 0  # looking marks them read
+    assert inbox.unread_count(bob) == 0  # looking marks them read
     # Once read, the next turn starts a new unread row; the read one is history.
     for step in range(20):
         play_one(match, game, choose=step)
@@ -67,8 +69,8 @@ def test_thirty_opponent_moves_leave_one_unread_your_turn_row(alice, bob):
 
 def test_invitations_are_answered_in_the_lobby_and_the_bell(alice, bob, carol):
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=3, visibility="private")
-    lobby.invite_user(user=alice, match=match, username="bob")
-    lobby.invite_user(user=alice, match=match, username="carol")
+    invitations.invite_user(user=alice, match=match, username="bob")
+    invitations.invite_user(user=alice, match=match, username="carol")
     lobby_page = client_for(bob).get("/").content.decode()
     assert 'class="accept-invitation"' in lobby_page and 'class="secondary decline-invitation"' in (
         lobby_page

@@ -1,7 +1,7 @@
 """The match panel prints one CSRF field, masked once, in all of its forms.
 
 Django's Jinja2 backend masks the token anew each time ``csrf_input`` is
-printed; the panel prints it in every form (``games.context_processors.
+printed; the panel prints it in every form (``games.web.context_processors.
 csrf_once`` draws it once per fragment instead). The field still works."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 
 pytestmark = pytest.mark.django_db
 

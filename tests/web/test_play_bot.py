@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.engine import registry
 from games.engine.base import resolve_options
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Visibility
 
 pytestmark = pytest.mark.django_db

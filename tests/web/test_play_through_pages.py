@@ -17,8 +17,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import MatchStatus
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import chat, lobby
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import TimeoutPolicy, Visibility
+from games.play import chat
 from players.models import Rating
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +71,7 @@ def test_private_matches_appear_only_to_their_players(alice, bob, make_user):
     private = lobby.create_match(
         user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
     )
-    lobby.invite_user(user=alice, match=private, username="bob")
+    invitations.invite_user(user=alice, match=private, username="bob")
     lobby.join_match(user=bob, match=private)
     target = f'href="{reverse("match_detail", args=[private.pk])}"'
     url = reverse("player_page", args=["alice"])

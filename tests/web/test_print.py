@@ -10,7 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby
+from games.lobby import services as lobby
 from games.models import MatchStatus
 from tests.web.test_replay import play, start
 

@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, services
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import MatchStatus
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

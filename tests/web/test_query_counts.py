@@ -22,10 +22,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import chat, lobby, services
 from games.catalog.nogi.rules import castle_knights
 from games.engine import registry
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Move
+from games.play import chat, services
 
 pytestmark = pytest.mark.django_db
 

@@ -21,9 +21,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby, moderation, positions, presenters, replay, services
 from games.engine import registry
+from games.history import replay
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Move
+from games.moderation import actions as moderation
+from games.panel import presenters
+from games.play import positions, services
 from tests.conformance.kit import GAME_KEYS, bot_choice
 from tests.conformance.test_secrets import NOISE
 

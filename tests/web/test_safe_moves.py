@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import lobby, safety, selectors, services
+from core.errors import Conflict, Forbidden
 from games.engine import registry
-from games.errors import Conflict, Forbidden
+from games.lobby import services as lobby
 from games.models import (
     Match,
     MatchStatus,
@@ -20,6 +20,7 @@ from games.models import (
     SeatStatus,
     TimeoutPolicy,
 )
+from games.play import safety, services
 from tests.conftest import user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ def test_the_last_click_asks_to_confirm_by_preference(started_match, nogi, prefe
     client = client_for(user, touch=touch)
     seat = nogi.current_seats(started_match.state)[0]
     legal = nogi.legal_actions(started_match.state, seat)
-    presenter = __import__("games.presenters", fromlist=["get"]).get("nogi")
+    presenter = __import__("games.panel.presenters", fromlist=["get"]).get("nogi")
     view = nogi.view(started_match.state, seat)
     steps = presenter.action_steps(legal[0], {**view, "_names": ["a", "b", "c"], "_version": 0})
     keys = [key for key, _label in steps]
@@ -155,7 +156,7 @@ def test_resigning_a_loss_on_time_match_loses_it(alice, bob):
 
 
 def test_an_old_resignation_entry_without_its_outcome_still_reads(alice):
-    from games.selectors import describe_moderation
+    from games.panel.move_log import describe_moderation
 
     event = {"type": "_moderation", "op": "resign", "seat": 0}
     assert describe_moderation(event, ["alice"]) == "alice resigned."
@@ -180,7 +181,7 @@ def _hatchlings_at_an_undoable_move(alice, bob):
     for _step in range(20):
         match.refresh_from_db()
         last = match.moves.order_by("-seq").first()
-        if selectors.undoable_seat(match, last) is not None and match.state["clutch"] == []:
+        if safety.undoable_seat(match, last) is not None and match.state["clutch"] == []:
             return match, game
         seat = game.current_seats(match.state)[0]
         action = next(a for a in game.legal_actions(match.state, seat) if a["type"] == "hatch")
@@ -283,7 +284,8 @@ def test_a_request_to_take_back_a_move_notifies_the_player_who_must_consent(
 def test_the_request_is_notified_once_and_its_email_not_sent_once_answered(
     alice, bob, mailoutbox, django_capture_on_commit_callbacks
 ):
-    from games import notifications
+    from games.correspondence import compose, delivery
+    from games.play import safety
 
     match, _game = _hatchlings_at_an_undoable_move(alice, bob)
     mover = match.seats.get(index=match.moves.order_by("-seq").first().seat).user
@@ -291,9 +293,9 @@ def test_the_request_is_notified_once_and_its_email_not_sent_once_answered(
     safety.ask_undo(user=mover, match=match)  # the email waits (no commit callbacks run)
     row = Notification.objects.get(match=match, kind=NotificationKind.UNDO_REQUEST)
     safety.answer_undo(user=other, match=match, agree=False)
-    assert notifications.deliver(row.pk) == "skipped", "no email for an answered request"
+    assert delivery.deliver(row.pk) == "skipped", "no email for an answered request"
     safety.ask_undo(user=mover, match=match)  # asked again at the same move
     assert Notification.objects.filter(match=match, kind=NotificationKind.UNDO_REQUEST).count() == 1
     with translation.override("cs"):
-        subject = notifications.message_context(row)["subject"]
+        subject = compose.message_context(row)["subject"]
     assert "take back" not in subject and mover.profile.name in subject

@@ -14,12 +14,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, services
 from games.catalog.seven_dragons.builders import position
 from games.catalog.seven_dragons.presenter import card_label
 from games.catalog.seven_dragons.rules import GAME
 from games.engine.rng import Rng
+from games.lobby import services as lobby
 from games.models import Match
+from games.play import services
 from tests.conformance.test_secrets import _capture, _viewers
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
+from games.lobby import services as lobby
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, selectors
+from games.lobby import invitations
+from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Move, Visibility
+from games.play import access
 from tests.conftest import user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -244,13 +246,13 @@ def test_the_poll_s_stamp_is_the_match_s_own_in_every_column(started_match, alic
     match.refresh_from_db()
     assert match.deadline is not None and match.undo_request
     assert client.get(url, {"since": match.stamp}).status_code == 204
-    assert selectors.stamp_for(match.pk, alice, None, str(alice.pk)) == match.stamp
-    assert selectors.stamp_for(match.pk, alice, None, "not a number") == match.stamp
+    assert access.stamp_for(match.pk, alice, None, str(alice.pk)) == match.stamp
+    assert access.stamp_for(match.pk, alice, None, "not a number") == match.stamp
     Match.objects.filter(pk=match.pk).update(undo_request=None, deadline=None)
     assert client.get(url, {"since": match.stamp}).status_code == 200
     match.refresh_from_db()
     assert client.get(url, {"since": match.stamp}).status_code == 204
-    assert selectors.stamp_for(2**63, alice) is None
+    assert access.stamp_for(2**63, alice) is None
 
 
 def test_the_poll_notices_a_chat_message_and_a_join_without_a_new_version(
@@ -287,7 +289,7 @@ def test_the_204_poll_reads_only_the_stamp_and_still_guards_private_matches(
     match = lobby.create_match(
         user=alice, game_key="nogi", n_seats=2, visibility=Visibility.PRIVATE
     )
-    lobby.invite_user(user=alice, match=match, username="bob")
+    invitations.invite_user(user=alice, match=match, username="bob")
     lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
     url = reverse("match_panel", args=[match.pk])
@@ -307,7 +309,7 @@ def test_the_204_poll_reads_only_the_stamp_and_still_guards_private_matches(
         # (the session itself comes from the cache).
         assert len(ctx) == (3 if who == staff else 2), sqls
     invited = make_user("dora")
-    lobby.invite_user(user=alice, match=make_match_for_invites(alice), username="dora")
+    invitations.invite_user(user=alice, match=make_match_for_invites(alice), username="dora")
     # Knowing the stamp is not enough: an outsider, a stranger with a wrong token
     # and an anonymous visitor get what they got before, a 404 that shows nothing.
     for client, params in [

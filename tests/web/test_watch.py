@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
+from games.lobby import services as lobby
 from games.models import Match, Visibility
 from tests.conftest import play_one
 

@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from games.bots import choose_best, score_legal
 from games.catalog.nogi import components as C
 from games.catalog.nogi.rules import GAME, destination, knights_at
 from games.engine.base import Action, State
 from games.engine.rng import Rng
+from games.play.bots import choose_best, score_legal
 
 LEVELS = ("random", "heuristic")
 

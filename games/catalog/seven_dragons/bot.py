@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from games.bots import choose_best, score_legal
 from games.catalog.seven_dragons import components as C
 from games.catalog.seven_dragons.rules import (
     GAME,
@@ -26,13 +25,14 @@ from games.catalog.seven_dragons.rules import (
 )
 from games.engine.base import Action, State
 from games.engine.rng import Rng
+from games.play.bots import choose_best, score_legal
 
 
 def _a_move_per_player(state: State) -> int:
     return len(state["hands"])
 
 
-#: The strong level's search (games.bots.SEARCH_DEFAULTS). The game is mostly luck
+#: The strong level's search (games.play.bots.SEARCH_DEFAULTS). The game is mostly luck
 #: and a rollout to the end tells candidates apart poorly: each rollout looks as
 #: many moves ahead as there are players (with two, the reply and the seat's next
 #: move; with more, every rival's reply) and ``evaluate`` judges the sample,

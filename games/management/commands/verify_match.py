@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.history.verification import verify_match
 from games.models import Match
-from games.verification import verify_match
 
 
 class Command(BaseCommand):

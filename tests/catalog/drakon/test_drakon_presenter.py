@@ -16,10 +16,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import presenters
 from games.catalog.drakon import presenter
 from games.catalog.drakon.builders import build_state
 from games.catalog.drakon.rules import GAME
+from games.panel import presenters
 
 COORDINATES = re.compile(r"-?\d+,-?\d+")
 

@@ -13,7 +13,7 @@ from games.catalog.drakon.builders import build_state, start_next_turn
 from games.catalog.drakon.rules import GAME
 from games.engine.replay import replay
 from games.engine.testing import play_random_game
-from games.verification import verify_log
+from games.history.verification import verify_log
 
 #: A loop heroes can walk for ever: (2,0) -> (3,0) -> (3,1) -> (2,1) -> (2,0),
 #: entered from the Entrance through (1,0) and never left.

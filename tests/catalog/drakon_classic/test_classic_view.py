@@ -89,7 +89,7 @@ def test_places_are_named_from_the_start_in_buttons_board_words_and_log():
     """The first edition's labyrinth grows from the Start: no "Entrance" anywhere."""
     from django.utils import translation
 
-    from games import presenters
+    from games.panel import presenters
 
     state = position(rooms={(1, 0): "find_gold {E}"}, drakon="1,0")
     view = {**GAME.view(state, 0), "_names": ["ala", "ola"], "_version": 1}

@@ -12,7 +12,7 @@ from django.utils import translation
 from games.catalog.seven_dragons import presenter
 from games.catalog.seven_dragons.builders import position
 from games.catalog.seven_dragons.rules import GAME
-from games.presenters import choice_level
+from games.panel.presenters import choice_level
 
 NAMES = ["ada", "bruno", "cyril"]
 

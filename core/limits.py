@@ -1,0 +1,60 @@
+"""Rate limits: atomic counters in the cache every web process shares.
+
+Each limit counts hits in fixed windows (``count`` per ``seconds``) under a
+cache key per subject and window. ``cache.add`` creates the counter and
+``cache.incr`` raises it; both are atomic in Redis (production, CACHE_URL)
+and in Django's local-memory cache (the embedded default, which one
+runserver process shares between its threads), so parallel requests can
+never all slip under a limit. A hit is counted before the write it guards
+and only once the request was otherwise valid, so a refusal for bad input
+costs nothing. A fixed window lets a burst of at most twice ``count``
+straddle two windows; that is the price of one counter per subject.
+
+While Redis is out of reach (``config/cache.py``) the counters are kept in
+the process's own memory, with a logged warning: limits keep holding, but
+each web process counts on its own until Redis answers again (so a limit is
+at most as many times looser as there are web processes).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from core.errors import TooFast
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    count: int
+    seconds: int
+
+
+CHAT = Limit("chat", 6, 60)  # messages per player and match
+REPORT = Limit("report", 5, 3600)  # reports per user
+MATCH = Limit("match", 10, 3600)  # new matches per user
+INVITE_SENT = Limit("invite-sent", 20, 3600)  # invitations per inviting user
+INVITE_RECEIVED = Limit("invite-received", 3, 3600)  # invitations per invited user
+EMAIL_MOVE = Limit("email-move", 30, 600)  # moves from email links per address
+
+
+def hit(limit: Limit, *subject) -> bool:
+    """Count one hit for ``subject``; True while it is within the limit."""
+    window = int(time.time() // limit.seconds)
+    key = "limit:{}:{}:{}".format(limit.name, ":".join(str(part) for part in subject), window)
+    cache.add(key, 0, timeout=limit.seconds + 5)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the counter expired between add and incr
+        cache.add(key, 0, timeout=limit.seconds + 5)
+        count = cache.incr(key)
+    return count <= limit.count
+
+
+def check(limit: Limit, *subject, message: str) -> None:
+    """Count one hit, or refuse with ``message`` (429) past the limit."""
+    if not hit(limit, *subject):
+        raise TooFast(message)

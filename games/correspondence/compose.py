@@ -1,0 +1,349 @@
+"""Notifications: outbox rows written with the change that causes them, then
+delivered by a worker that records the outcome.
+
+A row exists once per (user, match, kind, version, tag), and at most one
+unread row per (user, match, kind): a new event of a kind already waiting to
+be read updates that row (``queue``). Its status says what happens to it:
+``pending`` rows are emailed now, ``digest`` rows wait for the daily digest,
+``skipped`` rows are only shown in the app (the player chose "never", has no
+address, or was looking at the match a moment ago), with the reason in
+``last_error`` for moderators.
+
+After the commit a pending row is handed to the broker; if that hand-over is
+lost, the outbox relay (``games.correspondence.outbox``) hands it over again. Delivery claims
+the row (``sending``, committed) before talking to the mail server and
+records the outcome after, each change conditional on the claim it expects:
+a retried or duplicated task finds the row already claimed and does not send
+again, so no email goes out twice. A failed send is retried with back-off for
+about a day, then marked ``failed`` for moderators, who can send it again; a
+permanent refusal (a 5xx answer) is ``failed`` at once, with the server's
+reason. A
+claim left behind by a worker that died mid-send is reported as ``failed``
+by ``release_stuck_claims``, because whether that email left is unknown."""
+
+from __future__ import annotations
+
+import json
+import logging
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import EMAIL_PREFERENCES
+from games.correspondence import board_picture, kinds, move_links
+from games.correspondence.kinds import absolute
+from games.correspondence.notifications import UNDO_TAG
+from games.models import (
+    Match,
+    Move,
+    Notification,
+    NotificationKind,
+)
+from games.panel import presenters
+from games.panel.moments import local_moment
+from players.models import RatingChange
+from players.refs import rating_change_text
+
+logger = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "smoki.unsubscribe"
+
+
+def unsubscribe_token(user, field: str) -> str:
+    return signing.dumps({"u": user.pk, "f": field}, salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("f") not in {*EMAIL_PREFERENCES, "all"}:
+        return None
+    return data["u"], data["f"]
+
+
+def build_email(row: Notification) -> EmailMultiAlternatives:
+    user = row.user
+    profile = user.profile
+    field = kinds.preference_of(row.kind)
+    unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, field)]))
+    with translation.override(profile.language), timezone.override(profile.timezone):
+        context = message_context(row)
+        position = email_position(row)
+        picture = board_picture_of(row) if position else None
+        context.update(
+            unsubscribe_url=unsubscribe,
+            preferences_url=absolute(reverse("profile")),
+            name=profile.name,
+            choices=email_choices(row),
+            board_cid=BOARD_CID if picture else "",
+            **position,
+        )
+        text = render_to_string("emails/notification.txt", context)
+        html = render_to_string("emails/notification.html", context)
+    message = make_message(user, context["subject"], text, html, unsubscribe, email_ref(row))
+    if picture:
+        attach_inline_png(message, picture, BOARD_CID)
+    return message
+
+
+BOARD_CID = "board@smoki"
+
+
+def board_picture_of(row: Notification, width: int = board_picture.PICTURE_WIDTH) -> bytes | None:
+    """The seat's board as a PNG for a "your turn" or reminder email, drawn
+    here, in the mail worker (``games.correspondence.board_picture``); None when it cannot
+    be drawn (the email then goes without it)."""
+    seat = next((s for s in row.match.seats.all() if s.user_id == row.user_id), None)
+    if seat is None:
+        return None
+    try:
+        return board_picture.board_png(row.match, seat.index, width=width)
+    except Exception:  # a picture is a nicety: the email goes without it
+        logger.exception("The board picture of match %s could not be drawn", row.match_id)
+        return None
+
+
+def attach_inline_png(message: EmailMultiAlternatives, png: bytes, cid: str) -> None:
+    """Show ``png`` inside the HTML part as ``cid:<cid>`` (several may be added)."""
+    if not isinstance(message, MessageWithPicture):
+        message.__class__ = MessageWithPicture
+        message.inline_pngs = []
+    message.inline_pngs.append((png, cid))
+
+
+class MessageWithPicture(EmailMultiAlternatives):
+    """An email whose HTML part carries pictures: the HTML becomes
+    multipart/related (the HTML, then the pictures), beside the plain text."""
+
+    inline_pngs: list[tuple[bytes, str]]
+
+    def _add_bodies(self, msg):
+        msg = super()._add_bodies(msg)
+        html = msg.get_body(preferencelist=("html",))
+        for png, cid in self.inline_pngs:
+            html.add_related(
+                png, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline"
+            )
+        return msg
+
+
+RECENT_MOVES_IN_EMAIL = 30
+
+
+def email_position(row: Notification) -> dict:
+    """For a "your turn" or reminder email: the board in words as the
+    player's seat sees it (the page's text alternative), and what happened
+    since the player's own last move, in the log's words."""
+    from games.engine import registry
+    from games.engine.replay import MODERATION
+
+    match = row.match
+    if (
+        row.kind not in (NotificationKind.YOUR_TURN, NotificationKind.REMINDER)
+        or match is None
+        or match.status != "active"
+        or match.state is None
+    ):
+        return {}
+    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    seat = next((s for s in seats if s.user_id == row.user_id), None)
+    if seat is None:
+        return {}
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    names = [s.player_name for s in seats]
+    view = {**game.view(match.state, seat.index), "_names": names, "_version": match.version}
+    board = [str(line) for line in presenters.hook(presenter, "describe_board")(view, names)]
+    last_own = (
+        Move.objects.filter(match=match, seat=seat.index, actor_kind="player")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    ) or 0
+    recent = []
+    moves = Move.objects.filter(match=match, seq__gt=last_own).order_by("seq")
+    for move in moves[:RECENT_MOVES_IN_EMAIL]:
+        said = [
+            str(presenter.describe_event(event, names))
+            for event in move.events
+            if event.get("private_to") in (None, seat.index) and event.get("type") != MODERATION
+        ]
+        if not said:
+            continue
+        who = (
+            names[move.seat]
+            if move.seat is not None
+            and move.seat < len(names)
+            and not presenter.SENTENCES_NAME_THE_ACTOR
+            else ""
+        )
+        recent.append((f"{who}: " if who else "") + " ".join(said))
+    return {"board_lines": board, "recent_lines": recent}
+
+
+def email_choices(row: Notification) -> list[tuple[str, str]]:
+    """The player's first decision as (words, address) pairs, for a "your
+    turn" email still current: a whole move links to its confirmation page
+    (a signed link, ``games.correspondence.move_links``), a first step of a longer move to
+    the match page at that step. Empty when there are more than
+    ``MAX_CHOICES``, or the position moved on since the row was written."""
+    from games.engine import registry
+
+    match = row.match
+    if (
+        row.kind != NotificationKind.YOUR_TURN
+        or match is None
+        or match.status != "active"
+        or match.version != row.version
+        or match.deadline is None
+        or match.state is None
+    ):
+        return []
+    seat = next((s for s in match.seats.all() if s.user_id == row.user_id), None)
+    game = registry.get(match.game_key)
+    if seat is None or seat.index not in game.current_seats(match.state):
+        return []
+    presenter = presenters.get(match.game_key)
+    names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
+    view = {**game.view(match.state, seat.index), "_names": names, "_version": match.version}
+    level = presenters.choice_level(
+        game.legal_actions(match.state, seat.index), view, presenter, []
+    )
+    if not level.choices or len(level.choices) > move_links.MAX_CHOICES:
+        return []
+    detail = reverse("match_detail", args=[match.pk])
+    choices = []
+    for choice in level.choices:
+        if choice.action_json is None:
+            url = f"{detail}?{urlencode({'path': choice.path})}"
+        else:
+            token = move_links.make_token(
+                match_id=match.pk,
+                seat=seat.index,
+                user_id=row.user_id,
+                version=match.version,
+                action=json.loads(choice.action_json),
+                deadline=match.deadline,
+            )
+            url = move_links.url_for(token, match.pk)
+        choices.append((str(choice.label), absolute(url)))
+    return choices
+
+
+def email_ref(row: Notification) -> str:
+    """What one email is about: the row, and the version and tag it was brought
+    up to. The unread row of a (user, match, kind) is sent again for each new
+    turn or later reminder, each a different email; the same ref twice is the
+    same email twice (the ``X-Smoki-Ref`` header the fault run counts by)."""
+    return f"{row.pk}-v{row.version}" + (f"-{row.tag}" if row.tag else "")
+
+
+def make_message(user, subject, text, html, unsubscribe_url, ref) -> EmailMultiAlternatives:
+    # A header is one line: a name saved before names were checked must not
+    # break the message.
+    subject = " ".join(subject.split())
+    message = EmailMultiAlternatives(
+        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + subject,
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "X-Smoki-Ref": str(ref),
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def message_context(row: Notification) -> dict:
+    """Subject and sentences for one notification, in the active language and zone."""
+    from games.engine import registry
+
+    if kinds.is_news(row.kind):
+        return kinds.news_context(row)
+    match = row.match
+    title = registry.get(match.game_key).title
+    url = absolute(reverse("match_detail", args=[match.pk]))
+    what = {"game": title, "id": match.pk}
+    deadline = local_moment(match.deadline)
+    lines: list[str] = []
+    if row.kind == NotificationKind.YOUR_TURN:
+        subject = _("Your turn in %(game)s #%(id)s") % what
+        lines.append(_("It is your turn in %(game)s #%(id)s.") % what)
+        if deadline:
+            lines.append(_("Please move before %(deadline)s.") % {"deadline": deadline})
+    elif row.kind == NotificationKind.REMINDER:
+        subject = _("Reminder: your move in %(game)s #%(id)s") % what
+        lines.append(
+            _("Your time to move in %(game)s #%(id)s runs out at %(deadline)s.")
+            % {**what, "deadline": deadline}
+        )
+    elif row.kind == NotificationKind.TIMED_OUT:
+        subject = _("You ran out of time in %(game)s #%(id)s") % what
+        lines.append(_("Your time ran out in %(game)s #%(id)s.") % what)
+        lines.append(describe_timeout(match, row.user))
+    elif row.kind == NotificationKind.MATCH_STARTED:
+        subject = _("%(game)s #%(id)s has started") % what
+        lines.append(_("All seats are taken and %(game)s #%(id)s has started.") % what)
+    elif row.kind == NotificationKind.MATCH_FINISHED:
+        subject = _("%(game)s #%(id)s is over") % what
+        lines.append(_("%(game)s #%(id)s is over. Final standings:") % what)
+        for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
+            score = "" if seat.score is None else f" ({seat.score})"
+            lines.append(f"{seat.rank}. {seat.display_name}{score}")
+        change = (
+            RatingChange.objects.filter(match=match, user=row.user).first() if match.rated else None
+        )
+        if change is not None:
+            lines.append(rating_change_text(change, match.game_key))
+    elif row.kind == NotificationKind.UNDO_REQUEST:
+        seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
+        asker = next((s for s in match.seats.all() if s.index == seat_index), None)
+        who = asker.player_name if asker else "?"
+        subject = _("%(who)s asks to take back a move in %(game)s #%(id)s") % {
+            **what,
+            "who": who,
+        }
+        lines.append(
+            _(
+                "%(who)s asks to take back their last move in %(game)s #%(id)s. "
+                "Nothing new was revealed since; the move is taken back only if every "
+                "other player agrees."
+            )
+            % {**what, "who": who}
+        )
+        lines.append(_("Agree or refuse on the match page or in your notifications."))
+    elif row.kind == NotificationKind.MODERATION:
+        subject = _("A moderator changed %(game)s #%(id)s") % what
+        lines.append(
+            _("A moderator changed %(game)s #%(id)s. The match log says what was done.") % what
+        )
+    else:
+        inviter = match.invitations.filter(invited_user=row.user).first()
+        who = inviter.invited_by.profile.name if inviter else match.created_by.username
+        subject = _("%(who)s invites you to %(game)s #%(id)s") % {**what, "who": who}
+        lines.append(_("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who})
+    return {"subject": str(subject), "lines": [str(line) for line in lines], "match_url": url}
+
+
+def describe_timeout(match: Match, user) -> str:
+    seat = match.seats.filter(user=user).first()
+    from games.play.clock import loses_on_time
+
+    if loses_on_time(match):
+        return str(_("Under this match's rules that is a loss on time."))
+    if seat is not None and seat.status == "bot":
+        return str(_("After three missed deadlines a bot has taken over your seat."))
+    return str(
+        _("A bot made the move for you. Missed deadlines so far: %(n)s of 3.")
+        % {"n": seat.strikes if seat else 0}
+    )

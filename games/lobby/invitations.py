@@ -1,0 +1,104 @@
+"""Invitations to a match still gathering players: sent by a seated player
+(with limits, blocks and the invitee's own rule), declined, withdrawn."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core import limits
+from core.errors import Conflict, Forbidden, ServiceError
+from games.correspondence import notifications
+from games.lobby.services import _require_open
+from games.models import (
+    Invitation,
+    Match,
+    Notification,
+    NotificationKind,
+    Seat,
+)
+from players.models import is_blocked_by_any
+
+
+def invite_user(*, user, match: Match, username: str) -> Invitation:
+    """Invite a player by username to a match that is still gathering players."""
+    User = get_user_model()
+    if not match.seats.filter(user=user).exists():
+        raise Forbidden(_("Only players in this match can invite others."))
+    _require_open(match)
+    invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if invitee is None:
+        raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
+    if match.seats.filter(user=invitee).exists():
+        raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
+    if is_blocked_by_any(user.pk, [invitee.pk]):
+        # Said as for a player who takes invitations only from people they
+        # played with: the blocked player is not told.
+        raise Forbidden(
+            _("%(name)s accepts invitations only from players they have played with.")
+            % {"name": invitee.username}
+        )
+    existing = Invitation.objects.filter(match=match, invited_user=invitee).first()
+    if existing is not None:
+        return existing
+    if not accepts_invitation(invitee, user):
+        raise Forbidden(
+            _("%(name)s accepts invitations only from players they have played with.")
+            % {"name": invitee.username}
+        )
+    # Each invitation is an email: a few per inviter and per invited player.
+    limits.check(
+        limits.INVITE_SENT, user.pk, message=_("You have sent many invitations; wait an hour.")
+    )
+    limits.check(
+        limits.INVITE_RECEIVED,
+        invitee.pk,
+        message=_("%(name)s was invited many times lately; try again later.")
+        % {"name": invitee.username},
+    )
+    with transaction.atomic():
+        return send_invitation(match, inviter=user, invitee=invitee)
+
+
+def send_invitation(match: Match, *, inviter, invitee) -> Invitation:
+    """The invitation row and its notification, once per (match, invitee),
+    inside the caller's transaction. For a caller that applied its own rules
+    first (``invite_user``'s, or a ladder's for a challenge)."""
+    invitation, created = Invitation.objects.get_or_create(
+        match=match, invited_user=invitee, defaults={"invited_by": inviter}
+    )
+    if created:
+        notifications.queue(invitee, match, NotificationKind.INVITATION, version=0)
+    return invitation
+
+
+def withdraw_invitations(match: Match) -> None:
+    """Every invitation to ``match`` is gone from the lobby and the bell (it
+    will not be played)."""
+    Invitation.objects.filter(match=match).delete()
+    Notification.objects.filter(
+        match=match, kind=NotificationKind.INVITATION, read_at__isnull=True
+    ).update(read_at=timezone.now())
+
+
+def decline_invitation(*, user, match: Match) -> None:
+    """Say no to an invitation: it disappears from the lobby and the bell."""
+    deleted, _rows = Invitation.objects.filter(match=match, invited_user=user).delete()
+    if not deleted:
+        raise Conflict(_("You have no invitation to this match."))
+    Notification.objects.filter(user=user, match=match, kind=NotificationKind.INVITATION).update(
+        read_at=timezone.now()
+    )
+
+
+def accepts_invitation(invitee, inviter) -> bool:
+    """Whether ``invitee`` lets ``inviter`` invite them: anyone, or (their
+    choice in the profile) only players they have shared a match with."""
+    from accounts.models import InvitationsFrom
+
+    profile = getattr(invitee, "profile", None)
+    if profile is None or profile.invitations_from == InvitationsFrom.ANYONE:
+        return True
+    return Seat.objects.filter(user=invitee, match__seats__user=inviter).exists()

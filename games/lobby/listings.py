@@ -1,0 +1,188 @@
+"""Reads: what a given person may see of matches, computed, never trusted.
+
+Nothing but a game's ``view`` output for the viewer's own seat reaches a
+template; private events are filtered here, per viewer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engine import registry
+from games.models import (
+    Match,
+    MatchStatus,
+    Seat,
+    Visibility,
+)
+from games.panel import presenters
+from games.panel.build import time_per_move_label
+from players.models import NEWCOMER_RATING, Rating
+from players.refs import (
+    PlayerRef,
+    ref_for_seat,
+)
+
+
+@dataclass
+class MatchRow:
+    match: Match
+    title: str
+    players: list[PlayerRef]
+    my_turn: bool
+    free_seats: int
+    time_per_move: str
+    rating_range: str = ""  # "1100–1300", "≥ 1100": who may join an open match
+
+
+def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
+    game = registry.get(match.game_key)
+    seats = list(match.seats.all())
+    my_turn = (
+        user is not None and match.status == MatchStatus.ACTIVE and match.waiting_on_id == user.pk
+    )
+    return MatchRow(
+        match=match,
+        title=game.title,
+        players=[
+            ref_for_seat(s, rating=ratings.get((s.user_id, match.game_key)) if ratings else None)
+            for s in seats
+        ],
+        my_turn=my_turn,
+        free_seats=match.n_seats - len(seats),
+        time_per_move=time_per_move_label(match.time_per_move),
+        rating_range=rating_range_label(match),
+    )
+
+
+def rating_range_label(match: Match) -> str:
+    low, high = match.min_rating, match.max_rating
+    if low is not None and high is not None:
+        return f"{low}–{high}"
+    if low is not None:
+        return f"≥ {low}"
+    return f"≤ {high}" if high is not None else ""
+
+
+def _with_seats(queryset):
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+    )
+
+
+@dataclass(frozen=True)
+class GameTile:
+    """One game as the lobby shows it: its picture, who may play, what it is about."""
+
+    key: str
+    title: str
+    icon: str  # a game-icons name (games/icons.py)
+    players: str
+    summary: str
+
+
+def game_tiles() -> list[GameTile]:
+    """Every registered game for the lobby, in the active language: its icon and
+    one-sentence summary come from its presenter (``ICON``, ``SUMMARY``)."""
+    tiles = []
+    for entry in registry.registrations():
+        game = entry.rules
+        presenter = presenters.get(entry.key)
+        if game.min_players == game.max_players:
+            players = ngettext("%(n)d player", "%(n)d players", game.min_players) % {
+                "n": game.min_players
+            }
+        else:
+            players = _("%(min)d–%(max)d players") % {
+                "min": game.min_players,
+                "max": game.max_players,
+            }
+        tiles.append(
+            GameTile(
+                key=entry.key,
+                title=game.title,
+                icon=presenter.ICON,
+                players=players,
+                summary=str(presenter.SUMMARY),
+            )
+        )
+    return tiles
+
+
+def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
+    queryset = Match.objects.filter(status=MatchStatus.OPEN, visibility=Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        queryset = queryset.exclude(seats__user=user)
+        # Matches where someone blocked this player are not offered to them.
+        queryset = queryset.exclude(
+            Exists(
+                Seat.objects.filter(
+                    match=OuterRef("pk"),
+                    user__blocks_made__blocked=user,
+                )
+            )
+        )
+    matches = list(_with_seats(queryset.order_by("-created_at")[:limit]))
+    ratings = shown_ratings(matches)
+    return [_row(m, ratings=ratings) for m in matches]
+
+
+def shown_ratings(matches: list[Match]) -> dict[tuple[int, str], int]:
+    """The rating of every seated player of ``matches`` for that match's game,
+    in one query: {(user id, game key): rating}. A player with no rating row
+    yet shows a newcomer's number."""
+    wanted = {(s.user_id, m.game_key) for m in matches for s in m.seats.all() if s.user_id}
+    if not wanted:
+        return {}
+    rows = Rating.objects.filter(
+        user_id__in={u for u, _k in wanted}, game_key__in={k for _u, k in wanted}
+    ).values_list("user_id", "game_key", "display")
+    found = {(u, k): d for u, k, d in rows}
+    return {key: found.get(key, NEWCOMER_RATING) for key in wanted}
+
+
+def live_public_matches(limit: int = 50) -> list[MatchRow]:
+    """Public matches in play, to watch: the most recently active first."""
+    queryset = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, visibility=Visibility.PUBLIC)
+        .defer("state", "options")
+        .order_by("-updated_at")[:limit]
+    )
+    return [_row(m) for m in _with_seats(queryset)]
+
+
+def my_matches(user) -> list[MatchRow]:
+    """My open and active matches: those waiting for me first, least time left first."""
+    queryset = _with_seats(
+        Match.objects.filter(seats__user=user, status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE])
+        .defer("state", "options")
+        .order_by("deadline", "-created_at")
+    )
+    rows = [_row(m, user) for m in queryset]
+    far_future = timezone.now() + timezone.timedelta(days=10_000)
+    rows.sort(key=lambda r: (not r.my_turn, r.match.deadline or far_future))
+    return rows
+
+
+def my_finished_matches(user, limit: int = 20) -> list[MatchRow]:
+    queryset = _with_seats(
+        Match.objects.filter(
+            seats__user=user, status__in=[MatchStatus.FINISHED, MatchStatus.ABORTED]
+        ).order_by("-finished_at")[:limit]
+    )
+    return [_row(m, user) for m in queryset]
+
+
+def my_invitations(user) -> list[Match]:
+    matches = list(
+        Match.objects.filter(invitations__invited_user=user, status=MatchStatus.OPEN)
+        .exclude(seats__user=user)
+        .select_related("created_by")
+    )
+    for match in matches:
+        match.title = registry.get(match.game_key).title
+    return matches

@@ -1,0 +1,404 @@
+"""Reads: what a given person may see of matches, computed, never trusted.
+
+Nothing but a game's ``view`` output for the viewer's own seat reaches a
+template; private events are filtered here, per viewer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+from django.utils.translation import get_language, ngettext
+
+from accounts.selectors import preferences
+from games.engine import registry
+from games.models import (
+    TIME_PER_MOVE_CHOICES,
+    Match,
+    MatchStatus,
+    Move,
+    Seat,
+    SeatStatus,
+    pending_undo,
+    undo_judges,
+)
+from games.panel import i18n, presenters
+from games.panel.end_banner import final_banner
+from games.panel.move_log import LOG_TAIL, log_lines
+from games.play import chat, match_rows
+from games.play.access import may_be_a_player, seat_of
+from games.play.safety import undoable_seat
+from games.web.forms import PLAY_BOT_LEVELS
+from players.refs import (
+    PlayerRef,
+    ref_for_seat,
+)
+
+
+@dataclass
+class SeatRow:
+    index: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    to_move: bool
+    rank: int | None
+    score: int | None
+    strikes: int = 0
+    bank_left: Any = None
+    vacation_until: Any = None
+    replaced_by_bot: bool = False
+    username: str = ""
+    ref: PlayerRef | None = None
+
+    @property
+    def strikes_label(self) -> str:
+        """ "2 missed deadlines", worded here: the panel is a Jinja2 template."""
+        return ngettext("%(n)s missed deadline", "%(n)s missed deadlines", self.strikes) % {
+            "n": self.strikes
+        }
+
+
+def _vacation(seat: Seat, now):
+    if seat.user_id is None:
+        return None
+    profile = getattr(seat.user, "profile", None)
+    until = profile.vacation_until if profile else None
+    return until if until and until > now else None
+
+
+def _safety(match: Match, seats, me, names, last) -> dict[str, Any]:
+    """Resigning and taking back a move: what this viewer may do or answer now."""
+    playing = me is not None and me.status == SeatStatus.PLAYING and not match.is_over
+    request = pending_undo(match)
+    context: dict[str, Any] = {
+        "can_resign": playing,
+        "resign_loses": match.resigning_ends_it,
+        "undo_request": None,
+        "can_ask_undo": False,
+    }
+    if request is not None:
+        judges = undo_judges(seats, request["seat"])
+        context["undo_request"] = {
+            "asker": names[request["seat"]],
+            "mine": me is not None and me.index == request["seat"],
+            "to_answer": playing and me.index in judges and me.index not in request["agreed"],
+        }
+    elif playing:
+        context["can_ask_undo"] = undoable_seat(match, last) == me.index
+    return context
+
+
+def confirms_moves(user, touch: bool) -> bool:
+    """Whether this player's last click of a move first asks to confirm it.
+
+    By the profile's preference; "auto" means on a touch screen (the page
+    tells by a cookie its script sets), where a mis-tap is easy.
+    """
+    preference = preferences(user)["confirm_moves"] if user.is_authenticated else "auto"
+    return preference == "always" or (preference == "auto" and touch)
+
+
+def board_cache_key(
+    match: Match, user, names: list[str], layer: str = "", viewpoint: str = ""
+) -> str:
+    """The shared cache's key of a board drawn without choices, for every viewer.
+
+    Everything the drawing depends on is in it: the match, its stamp
+    (version, status, deadline, undo request, last change) and a digest of
+    its state (a position is only ever written with a new version, but the
+    key does not rely on it), the language, the colour theme, the seat
+    names and the presenter's ``board_viewpoint`` (by default "", every viewer
+    alike). Not the viewer: a board holds nothing a seat alone may see (each
+    viewer's private part is drawn apart, under ``viewer_cache_key``), so every
+    seat without choices, every spectator and every poll of the version share
+    one drawing (tests/conformance/test_public_board.py checks that it is the
+    same for all of them). ``layer`` is for a part of the board that depends
+    on the viewer alone (what changed since their last visit): its own key
+    part, so such a drawing is never served to another viewer.
+    """
+    theme = preferences(user)["theme"] if user.is_authenticated else "auto"
+    names_tag = hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
+    position = hashlib.sha256(json.dumps(match.state).encode()).hexdigest()[:24]
+    parts = (match.pk, match.stamp, position, get_language(), theme, names_tag, viewpoint, layer)
+    return "board:" + ":".join(str(part) for part in parts)
+
+
+def viewer_cache_key(board_key: str, viewer: int | None, user) -> str:
+    """The key of what one viewer sees beside the shared board: their private
+    part and the board in words (a seat's words name their own hand). A
+    spectator's is shared by every spectator; a seat's names the user too, so
+    no one else ever reads it."""
+    seen_from = "public" if viewer is None else f"seat{viewer}-u{user.pk}"
+    return f"{board_key}:{seen_from}"
+
+
+def _scene(
+    match,
+    game,
+    presenter,
+    user,
+    me,
+    names,
+    path,
+    touch,
+    my_turn,
+    changed=frozenset(),
+    kept_boards=True,
+) -> dict[str, Any]:
+    """The board, its words, the viewer's choices and private part: the
+    presenter's one description of what this viewer sees
+    (``presenters.scene``), or, when they have no choices, the board as
+    already drawn for this version by anyone, with their own private part and
+    words (``board_cache_key``, ``viewer_cache_key``; games/jinja.py
+    ``draw_board`` keeps what it draws).
+
+    ``kept_boards=False``: the answer to the move that made this version, whose
+    board no one can have drawn yet; it is neither looked up nor kept (the key
+    digests the whole state), and a later look at the version keeps it."""
+    viewer = me.index if me is not None else None
+    context: dict[str, Any] = {"board_template": presenter.BOARD_TEMPLATE, "choices": None}
+    choosing = my_turn and me.status == "playing"
+    if not choosing and kept_boards:
+        layer = _changed_layer(changed)
+        viewpoint = presenters.hook(presenter, "board_viewpoint")(viewer)
+        key = context["board_cache_key"] = board_cache_key(match, user, names, layer, viewpoint)
+        own = context["viewer_cache_key"] = viewer_cache_key(key, viewer, user)
+        drawn = cache.get_many([key, own])
+        if key in drawn and own in drawn:
+            context.update(
+                board=None,
+                board_html=drawn[key],
+                private_html=drawn[own]["private"],
+                board_text=drawn[own]["words"],
+            )
+            return context
+        if key in drawn:  # another viewer drew the board: only this viewer's own part
+            view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
+            words, private = presenters.beside_the_board(presenter, view, viewer, names)
+            context.update(board=None, board_html=drawn[key], board_text=words, private=private)
+            return context
+    # Presenters also get the seat names and the version, to label choices and
+    # to post a move from a click on the board.
+    view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
+    choices = None
+    if choosing:
+        legal = game.legal_actions(match.state, viewer)
+        choices = presenters.choice_level(legal, view, presenter, path or [])
+        if confirms_moves(user, touch):
+            # The last click leads to a confirmation instead of posting the move.
+            for choice in choices.choices:
+                choice.action_json = None
+        n = len(choices.choices)
+        context["choices_count"] = ngettext("%(n)s choice", "%(n)s choices", n) % {"n": n}
+    # The board may draw the current choices where they happen (cells to click).
+    scene = presenters.scene(presenter, view, viewer, names, choices)
+    context.update(
+        board_template=scene.template,
+        board=scene.board,
+        board_text=scene.words,
+        choices=scene.choices,
+        private=scene.private,
+    )
+    return context
+
+
+def _changed_layer(changed) -> str:
+    """The board cache key's part for highlighted elements: none, or a digest
+    of which (a board marked for one viewer is never served to another)."""
+    if not changed:
+        return ""
+    return "changed-" + hashlib.sha256("\x1f".join(sorted(changed)).encode()).hexdigest()[:16]
+
+
+def _marks(changes, context: dict[str, Any]) -> frozenset:
+    return frozenset(changes(context)) if changes else frozenset()
+
+
+def match_panel(
+    match: Match,
+    user,
+    path: list[str] | None = None,
+    touch: bool = False,
+    new_moves: list[Move] | None = None,
+    changes: Callable[[dict[str, Any]], Iterable[str]] | None = None,
+    answers_move: bool = False,
+    page_keeps: bool = False,
+) -> dict[str, Any]:
+    """Everything the match panel shows this person, computed from ``view``.
+
+    ``changes``: given the panel's context once its log is in it, the
+    presenter's keys of the board elements to mark as changed since this
+    viewer's last look (the match page's catch-up); the board is drawn with
+    those marks, under a cache key of their own (``_changed_layer``), never in
+    place of the drawing every other viewer of the version shares.
+
+    ``new_moves``: the rows a move just wrote, when the page that posted it
+    shows the log as it was just before them (``log_answer``). The panel then
+    carries those rows' lines only, for the page to add to the log it keeps,
+    instead of reading and describing the last 30 again.
+
+    ``answers_move``: the panel answers the move that made this version (whose
+    board is in no cache yet). ``page_keeps``: the page that posted it shows
+    the match as it was just before it (``page_keeps``), so the parts no move
+    changes (the title, the fair dice and options, the chat) are left to the
+    page and neither read nor computed."""
+    game = registry.get(match.game_key)
+    presenter = presenters.get(match.game_key)
+    seats = list(match.seats.all())
+    me = seat_of(match, user)
+    viewer = me.index if me is not None else None
+    names = [seat.display_name for seat in sorted(seats, key=lambda s: s.index)]
+    context: dict[str, Any] = {
+        "match": match,
+        "game": game,
+        "me": me,
+        "names": names,
+        "poll_seconds": settings.SMOKI["POLL_SECONDS"],
+        "urls": presenters.MatchUrls.of(match.pk),
+        "page_keeps": page_keeps,
+        "shown": panel_shown(match),
+    }
+    if not page_keeps:
+        context["option_rows"] = option_rows(game, match.options)
+        context["time_per_move_label"] = time_per_move_label(match.time_per_move)
+        context["chat"] = chat.visible_messages(match)
+        context["can_chat"] = me is not None
+    context["login_to_play"] = may_be_a_player(match, seats, user)
+    if match.state is None:
+        # The creator may fill the empty seats with bots of a level (games.web.forms).
+        context.update(seat_rows=[], board=None, choices=None, log=[], bot_levels=PLAY_BOT_LEVELS)
+        context["changed"] = _marks(changes, context)
+        return context
+    to_move = set(game.current_seats(match.state))
+    now = timezone.now()
+    has_bank = bool(match.time_bank or match.time_bank_increment)
+    if not page_keeps:
+        context["timeout_policy"] = match.get_timeout_policy_display()
+        context["takeover_level"] = match.get_takeover_level_display()
+    context["seat_rows"] = [
+        SeatRow(
+            index=seat.index,
+            name=names[seat.index],
+            is_bot=seat.played_by_bot,
+            is_me=seat.index == viewer,
+            to_move=seat.index in to_move,
+            rank=seat.rank,
+            score=seat.score,
+            strikes=seat.strikes,
+            bank_left=seat.bank_left if has_bank else None,
+            vacation_until=_vacation(seat, now),
+            replaced_by_bot=seat.status in ("bot", "timed_out"),
+            username=seat.user.username if seat.user_id and not seat.is_bot else "",
+            ref=ref_for_seat(seat, names[seat.index]),
+        )
+        for seat in seats
+    ]
+    context["my_turn"] = viewer is not None and viewer in to_move and not match.is_over
+    if match.is_over and match.result:
+        context["final"] = final_banner(match, seats, names, presenter, viewer)
+        context["rematch"] = (
+            match.rematches.exclude(status=MatchStatus.ABORTED).order_by("-pk").first()
+        )
+        context["can_rematch"] = (
+            me is not None and not me.is_bot and match.status == MatchStatus.FINISHED
+        )
+    if new_moves:
+        recent = new_moves
+        context["log_added"] = True
+        context["log_truncated"] = match.version > LOG_TAIL
+    else:
+        recent = match_rows.recent_moves(match.pk, LOG_TAIL)
+        context["log_truncated"] = match.version > len(recent)
+    log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
+    context["log"] = log_lines(match, log_names, viewer, recent, new=bool(new_moves))
+    context["log_rows"] = recent
+    # What to mark on the board (the match page's catch-up) is known from the
+    # log, so the scene is built once, after it, with the marks or without.
+    context["changed"] = changed = _marks(changes, context)
+    my_turn = context["my_turn"]
+    kept_boards = not answers_move
+    context.update(
+        _scene(match, game, presenter, user, me, names, path, touch, my_turn, changed, kept_boards)
+    )
+    context["player_links"] = player_links(seats)
+    context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
+    if me is not None and not context["my_turn"]:
+        if hasattr(match, "next_waiting_pk"):  # read with the match (``_load_match``)
+            pk = match.next_waiting_pk
+            context["next_waiting"] = Match(pk=pk) if pk is not None else None
+        else:
+            context["next_waiting"] = next_match_waiting(user, exclude=match.pk)
+    if hasattr(match, "unread_count"):
+        context["unread_notifications"] = match.unread_count
+    return context
+
+
+PANEL_SHOWN_HEADER = "Smoki-Panel"
+
+
+def panel_shown(match: Match) -> str:
+    """What a panel drawn now shows of the match, as its page tells it back
+    (``hx-headers``, header ``Smoki-Panel``): the match's stamp (every change a
+    page shows of a match outside its board changes it: a move, a chat message,
+    a join, an undo request, the clock) and the language it is drawn in."""
+    return f"{match.stamp}:{get_language()}"
+
+
+def page_keeps(shown: str | None, move: Move) -> bool:
+    """Whether the page that posted ``move`` may keep the parts of its panel no
+    move changes (the title and How to play, the fair dice and options, the
+    chat): the answer then draws placeholders the page fills with its own
+    (``hx-preserve``), and neither computes nor reads them.
+
+    Only when the page shows the match as it was just before ``move``, in this
+    language (``shown`` is that page's ``panel_shown``; a page behind a chat
+    message, an undo request or a join gets the whole panel), ``move`` is the
+    match's last entry and the match is still in play: the end of a match
+    reveals the seed and draws the end banner, so a move that ends it answers
+    with the whole panel, as does any other header (none, stale, forged)."""
+    before = getattr(move, "stamp_before", None)
+    if shown is None or before is None or move.match.version != move.seq:
+        return False
+    if move.match.status != MatchStatus.ACTIVE:
+        return False
+    return shown == f"{before}:{get_language()}"
+
+
+def player_links(seats: list[Seat]) -> list[tuple[str, str]]:
+    """(name, page address) of each person seated, for the log's names."""
+    return [
+        (seat.player_name, ref_for_seat(seat, seat.player_name).url)
+        for seat in seats
+        if seat.user_id is not None
+    ]
+
+
+def time_per_move_label(duration) -> str:
+    return str(dict(TIME_PER_MOVE_CHOICES).get(duration, duration))
+
+
+def option_rows(game, options: dict) -> list[tuple[str, str]]:
+    rows = []
+    for option in game.options:
+        value = options.get(option.key, option.default)
+        rows.append((i18n.option_label(option), i18n.choice_label(option, value)))
+    return rows
+
+
+def next_match_waiting(user, exclude: int | None = None) -> Match | None:
+    """The match where this player's move is most urgent (for the "next" button):
+    one indexed query, whatever the number of matches the player has."""
+    return (
+        Match.objects.filter(status=MatchStatus.ACTIVE, waiting_on=user)
+        .exclude(pk=exclude)
+        .only("pk", "deadline")
+        .order_by("deadline")
+        .first()
+    )

@@ -1,0 +1,136 @@
+"""Reads: what a given person may see of matches, computed, never trusted.
+
+Nothing but a game's ``view`` output for the viewer's own seat reaches a
+template; private events are filtered here, per viewer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from games.models import (
+    Match,
+    MatchStatus,
+    Seat,
+)
+from games.panel import presenters
+from players.models import RatingChange
+from players.refs import (
+    PlayerRef,
+    rating_change_text,
+    ref_for_seat,
+    short_rating_change,
+)
+
+
+@dataclass
+class FinalRow:
+    rank: int | None
+    name: str
+    is_me: bool
+    dropped: bool
+    cells: list[str]
+    ref: PlayerRef | None = None
+    rating_change: RatingChange | None = None
+    rating_text: str = ""  # "1,538 (+26)"
+
+
+@dataclass
+class FinalBanner:
+    headline: str
+    reason: str
+    columns: list[str]
+    rows: list[FinalRow]
+    my_rating: str = ""
+
+
+def final_banner(
+    match: Match, seats: list[Seat], names: list[str], presenter, viewer
+) -> FinalBanner:
+    """Who won and why, and every seat's score broken down by the game's scoring."""
+    result = match.result or {}
+    summary = presenters.hook(presenter, "final_summary")(result, names)
+    dropped = set(result.get("dropped", []))
+    n = len(names)
+    columns = [str(column) for column in summary.get("columns", [])]
+    given = list(summary.get("cells", []))
+    cells = given + [[] for _i in range(n - len(given))]
+    width = len(columns)
+    changes = (
+        {c.user_id: c for c in RatingChange.objects.filter(match=match)} if match.rated else {}
+    )
+    rows = [
+        FinalRow(
+            rank=seat.rank,
+            name=names[seat.index],
+            is_me=seat.index == viewer,
+            dropped=seat.index in dropped,
+            cells=(list(cells[seat.index]) + [""] * width)[:width],
+            ref=ref_for_seat(seat, names[seat.index]),
+            rating_change=changes.get(seat.user_id),
+            rating_text=short_rating_change(changes.get(seat.user_id)),
+        )
+        for seat in seats
+    ]
+    rows.sort(key=lambda row: (row.rank is None, row.rank or 0))
+    winners = [row.name for row in rows if row.rank == 1]
+    if match.status != MatchStatus.FINISHED:
+        headline = str(_("The match was aborted."))
+    elif len(winners) == 1:
+        headline = str(_("%(name)s won.") % {"name": winners[0]})
+    elif winners:
+        headline = str(_("%(names)s share the win.") % {"names": ", ".join(winners)})
+    else:
+        headline = str(_("The match is over."))
+    players = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
+    reason = " ".join(
+        sentence
+        for sentence in [*ended_by(result, players), str(summary.get("reason", ""))]
+        if sentence
+    )
+    mine = next((row.rating_change for row in rows if row.is_me), None)
+    return FinalBanner(
+        headline,
+        reason,
+        columns,
+        rows,
+        my_rating=rating_change_text(mine, match.game_key) if mine else "",
+    )
+
+
+def ended_by(result: dict, players: list[str]) -> list[str]:
+    """How a match ended when the game itself did not end it (a resignation, a
+    loss on time, a closed account, a moderator's ranks), and which seats the
+    game ranked first but that rank last because a bot had taken them over.
+    ``players`` are the players' own names (``Seat.player_name``). The game's
+    own reason (``final_summary``) follows these sentences."""
+    details = result.get("details") or {}
+
+    def name(seat) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    sentences = []
+    reason = details.get("reason")
+    if details.get("adjudicated"):
+        sentences.append(_("A moderator decided the result."))
+    elif reason == "resigned":
+        sentences.append(_("%(who)s resigned.") % {"who": name(details.get("resigned"))})
+    elif reason == "time":
+        sentences.append(_("%(who)s ran out of time.") % {"who": name(details.get("timed_out"))})
+    elif reason == "deactivated":
+        sentences.append(
+            _("A moderator closed %(who)s's account.") % {"who": name(details.get("deactivated"))}
+        )
+    game_ranks = result.get("game_ranks") or []
+    ranks = result.get("ranks") or []
+    for seat in result.get("dropped") or []:
+        if seat < len(game_ranks) and game_ranks[seat] == 1 and ranks[seat] != 1:
+            sentences.append(
+                _(
+                    "%(who)s came first in the game, but a bot had taken over the seat, "
+                    "so it ranks last."
+                )
+                % {"who": name(seat)}
+            )
+    return [str(sentence) for sentence in sentences]

@@ -1,0 +1,202 @@
+"""Forms validate the shape of what the browser sends; the rules judge the rest."""
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import registry
+from games.models import (
+    TIME_BANK_CHOICES,
+    TIME_BANK_INCREMENT_CHOICES,
+    TIME_PER_MOVE_CHOICES,
+    TakeoverLevel,
+    TimeoutPolicy,
+    Visibility,
+)
+from games.panel import i18n
+
+MAX_ACTION_BYTES = 4096
+MAX_ID = 2**63 - 1  # the largest id a database row can have
+
+
+def whole_number(text, low: int = 0, high: int = MAX_ID) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high``, or None.
+
+    Only ASCII digits count: ``str.isdigit`` accepts "²" and other digits
+    ``int`` cannot read, and a huge number overflows dates and databases.
+    """
+    if not isinstance(text, str) or not (text.isascii() and text.isdigit()):
+        return None
+    if len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+class ActionForm(forms.Form):
+    action = forms.CharField(max_length=MAX_ACTION_BYTES)
+    version = forms.IntegerField(min_value=0, max_value=MAX_ID)
+
+    def clean_action(self):
+        try:
+            action = json.loads(self.cleaned_data["action"])
+        except ValueError:
+            raise forms.ValidationError(_("That move could not be read.")) from None
+        if not isinstance(action, dict):
+            raise forms.ValidationError(_("That move could not be read."))
+        return action
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(max_length=150, label=_("Username"))
+
+
+def _seconds(choices):
+    return [(int(d.total_seconds()), label) for d, label in choices]
+
+
+def _duration_choices():
+    return _seconds(TIME_PER_MOVE_CHOICES)
+
+
+class CreateMatchForm(forms.Form):
+    """Game, seats, visibility and clock; each game's options are added as fields."""
+
+    game = forms.ChoiceField(label=_("Game"))
+    n_seats = forms.TypedChoiceField(label=_("Players"), coerce=int)
+    visibility = forms.ChoiceField(label=_("Who may join"), choices=Visibility.choices)
+    time_per_move = forms.TypedChoiceField(
+        label=_("Time per move"), coerce=int, choices=_duration_choices, initial=3 * 86400
+    )
+    time_bank = forms.TypedChoiceField(
+        label=_("Time bank"),
+        coerce=int,
+        choices=lambda: _seconds(TIME_BANK_CHOICES),
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=_("A reserve spent when a move takes longer than the time per move."),
+    )
+    time_bank_increment = forms.TypedChoiceField(
+        label=_("Added to the bank after each move"),
+        coerce=int,
+        choices=lambda: _seconds(TIME_BANK_INCREMENT_CHOICES),
+        initial=0,
+        required=False,
+        empty_value=0,
+    )
+    timeout_policy = forms.ChoiceField(
+        label=_("When a player runs out of time"),
+        choices=TimeoutPolicy.choices,
+        initial=TimeoutPolicy.BOT_STRIKES,
+        required=False,
+    )
+    takeover_level = forms.ChoiceField(
+        label=_("The bot that takes over a seat"),
+        choices=TakeoverLevel.choices,
+        initial=TakeoverLevel.HEURISTIC,
+        required=False,
+        help_text=_(
+            "Plays for a player who runs out of time too often, resigns or is replaced "
+            "by a moderator."
+        ),
+    )
+
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        initial=True,
+        required=False,
+        help_text=_(
+            "The result changes the players' ratings. A match with a bot in a seat is never rated."
+        ),
+    )
+    min_rating = forms.IntegerField(
+        label=_("Lowest rating to join"), required=False, min_value=0, max_value=4000
+    )
+    max_rating = forms.IntegerField(
+        label=_("Highest rating to join"), required=False, min_value=0, max_value=4000
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        low, high = cleaned.get("min_rating"), cleaned.get("max_rating")
+        if low is not None and high is not None and low > high:
+            self.add_error("max_rating", _("The lowest rating must not be above the highest."))
+        return cleaned
+
+    def clean_takeover_level(self):
+        return self.cleaned_data.get("takeover_level") or TakeoverLevel.HEURISTIC
+
+    def clean_timeout_policy(self):
+        return self.cleaned_data.get("timeout_policy") or TimeoutPolicy.BOT_STRIKES
+
+    def __init__(self, *args, game_key: str | None = None, **kwargs):
+        """Only the chosen game's player counts and options: the game comes
+        from the posted data, else from ``game_key`` (the first step's choice)."""
+        super().__init__(*args, **kwargs)
+        games = registry.all()
+        self.fields["game"].choices = [(g.key, g.title) for g in games]
+        key = self.data.get("game") if self.is_bound else game_key
+        self.game = next((g for g in games if g.key == key), None)
+        chosen = [self.game] if self.game is not None else games
+        low = min(g.min_players for g in chosen)
+        high = max(g.max_players for g in chosen)
+        self.fields["n_seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        if self.game is not None:
+            self.fields["game"].widget = forms.HiddenInput()
+            self.fields["game"].initial = self.game.key
+            self.fields["n_seats"].initial = self.game.min_players
+        self.option_fields: dict[str, list[str]] = {}
+        for game in chosen if self.game is not None else []:
+            names = []
+            for option in game.options:
+                name = f"opt_{game.key}_{option.key}"
+                self.fields[name] = forms.ChoiceField(
+                    label=i18n.option_label(option),
+                    choices=[(str(v), i18n.choice_label(option, v)) for v, _l in option.choices],
+                    initial=str(option.default),
+                    help_text=i18n.option_help(option),
+                    required=False,
+                )
+                names.append(name)
+            self.option_fields[game.key] = names
+
+    def chosen_options(self) -> dict:
+        """The options of the chosen game, mapped back from text to their values."""
+        game = registry.get(self.cleaned_data["game"])
+        chosen = {}
+        for option in game.options:
+            raw = self.cleaned_data.get(f"opt_{game.key}_{option.key}")
+            if raw in (None, ""):
+                continue
+            by_text = {str(v): v for v, _label in option.choices}
+            chosen[option.key] = by_text[raw]
+        return chosen
+
+
+#: The bot levels a player may choose to play against, weakest first.
+PLAY_BOT_LEVELS = [
+    ("random", _("random bot")),
+    ("heuristic", _("heuristic bot")),
+    ("strong", _("strong bot")),
+]
+
+
+class PlayBotForm(forms.Form):
+    """One click from the lobby or a How to play page: a match against a bot."""
+
+    level = forms.ChoiceField(choices=PLAY_BOT_LEVELS, initial="heuristic")
+
+
+class FillBotsForm(forms.Form):
+    """The match page's "fill with bots": the level of the bots that take the empty seats.
+
+    A post without a level (an old page, a script) fills with the heuristic
+    bot, as before the picker existed; a level that is not offered is refused.
+    """
+
+    level = forms.ChoiceField(choices=PLAY_BOT_LEVELS, initial="heuristic", required=False)
+
+    def clean_level(self) -> str:
+        return self.cleaned_data.get("level") or "heuristic"

@@ -1,0 +1,43 @@
+from django.urls import path
+
+from games.history import views as history_views
+from games.web import match_views, site_views
+
+urlpatterns = [
+    path("", site_views.lobby, name="lobby"),
+    path("healthz", site_views.healthz, name="healthz"),
+    path("readyz", site_views.readyz, name="readyz"),
+    path("watch/", site_views.watch, name="watch"),
+    path("about/", site_views.about, name="about"),
+    path("favicon.ico", site_views.favicon, name="favicon"),
+    path("icons.svg", site_views.icon_sprite, name="icon_sprite"),
+    path("manifest.webmanifest", site_views.manifest, name="manifest"),
+    path("sw.js", site_views.service_worker, name="service_worker"),
+    path("games/<slug:key>/how-to-play/", site_views.how_to_play, name="how_to_play"),
+    path("games/<slug:key>/play-bot/", site_views.match_play_bot, name="match_play_bot"),
+    path("matches/new/", site_views.match_create, name="match_create"),
+    path("m/<int:pk>/", match_views.match_detail, name="match_detail"),
+    path("m/<int:pk>/panel/", match_views.match_panel, name="match_panel"),
+    path("m/<int:pk>/act/", match_views.match_act, name="match_act"),
+    path("m/<int:pk>/join/", match_views.match_join, name="match_join"),
+    path("m/<int:pk>/leave/", match_views.match_leave, name="match_leave"),
+    path("m/<int:pk>/invite/", match_views.match_invite, name="match_invite"),
+    path("m/<int:pk>/bots/", match_views.match_fill_bots, name="match_fill_bots"),
+    path("m/<int:pk>/resign/", match_views.match_resign, name="match_resign"),
+    path("m/<int:pk>/undo/", match_views.match_undo, name="match_undo"),
+    path("m/<int:pk>/notes/", match_views.match_notes, name="match_notes"),
+    path("m/<int:pk>/decline/", match_views.match_decline, name="match_decline"),
+    path("m/<int:pk>/rematch/", match_views.match_rematch, name="match_rematch"),
+    path("m/<int:pk>/log/", match_views.match_log, name="match_log"),
+    path("m/<int:pk>/chat/", match_views.match_chat, name="match_chat"),
+    path("m/<int:pk>/report/", match_views.match_report, name="match_report"),
+    path("m/<int:pk>/verify/", match_views.match_verify, name="match_verify"),
+    path("m/<int:pk>/log.json", match_views.match_log_json, name="match_log_json"),
+    path("m/<int:pk>/by-email/<str:token>/", match_views.email_move, name="email_move"),
+    path("m/<int:pk>/replay/", history_views.match_replay, name="match_replay"),
+    path("m/<int:pk>/print/", history_views.match_print, name="match_print"),
+    path("archive/", history_views.match_archive, name="match_archive"),
+    path("invite/<str:token>/", site_views.invitation_link, name="invitation_link"),
+    path("unsubscribe/<str:token>/", site_views.unsubscribe, name="unsubscribe"),
+    path("notifications/", site_views.notification_list, name="notifications"),
+]
