@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIMEZONE_CHOICES, Profile
 from accounts.names import name_key, plain_key
-from games.web.forms import whole_number
+from core.forms import whole_number
 
 # How the site names a seat no one took ("Bot 2"), in every language it speaks.
 BOT_NAME = re.compile(r"(bot|robot)\W*\d*")

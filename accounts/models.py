@@ -4,6 +4,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_key
@@ -39,7 +40,7 @@ class InvitationsFrom(models.TextChoices):
 
 
 #: The profile's email preferences, one per group of notification kinds
-#: (``games.correspondence.kinds`` says which kind each governs).
+#: (``games.dispatch.kinds`` says which kind each governs).
 EMAIL_PREFERENCES = ("email_your_turn", "email_reminder", "email_match_events", "email_invitation")
 
 
@@ -152,3 +153,30 @@ class VacationPeriod(models.Model):
 
     def __str__(self):
         return f"{self.user} {self.starts_at:%Y-%m-%d}–{self.ends_at:%Y-%m-%d}"
+
+
+class Block(models.Model):
+    """``blocker`` does not want to hear from ``blocked``: no invitations, no
+    joining their open matches, no chat where they are. The blocked player is
+    not told."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # The table it has had since blocking was the players' app's.
+        db_table = "players_block"
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker} blocks {self.blocked}"

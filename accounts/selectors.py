@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.utils import timezone
 
-from accounts.models import Profile, VacationPeriod
+from accounts.models import Block, Profile, VacationPeriod
 
 
 def vacation_days_used(user, year: int) -> int:
@@ -78,3 +78,12 @@ def lookalike_groups() -> list[tuple[str, list[Profile]]]:
         for key, profiles in sorted(by_key.items())
         if len(profiles) > 1
     ]
+
+
+def is_blocked_by_any(user_id: int, others) -> bool:
+    """Whether any of ``others`` blocked ``user_id``: one query, or none when
+    there is nobody else."""
+    others = [uid for uid in others if uid is not None and uid != user_id]
+    if not others:
+        return False
+    return Block.objects.filter(blocked_id=user_id, blocker_id__in=others).exists()

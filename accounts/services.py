@@ -1,30 +1,23 @@
-"""The accounts app's own writes: vacations and email preferences.
+"""The accounts app's own writes: the language, email preferences and blocks.
 
-A vacation stops the player's clocks in every match where it is their turn.
-"""
+(A vacation stops clocks in matches, so it is the matches' own write:
+``games.play.vacation``.)"""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import (
     EMAIL_PREFERENCES,
-    VACATION_DAYS_PER_YEAR,
+    Block,
     Delivery,
     Profile,
-    VacationPeriod,
 )
-from accounts.selectors import forget_preferences, vacation_days_used
-from core.errors import Conflict, ServiceError
-from games.engine import registry
-from games.models import Match, MatchStatus, SeatStatus
-from games.play import clock
-from games.play.services import lock_matches, seats_of
+from accounts.selectors import forget_preferences
+from core.errors import NotFound, ServiceError
 
 
 def unsubscribe(user_id: int, field: str) -> None:
@@ -41,65 +34,35 @@ def set_language(user, language: str) -> None:
     forget_preferences(user.pk)
 
 
-def start_vacation(user, days: int) -> None:
-    """Stop this player's clocks in every match for ``days`` days."""
-    now = timezone.now()
-    with transaction.atomic():
-        profile = _lock_profile(user)
-        if profile.vacation_until and profile.vacation_until > now:
-            raise Conflict(_("You are already on vacation."))
-        left = VACATION_DAYS_PER_YEAR - vacation_days_used(user, now.year)
-        if not 1 <= days <= left:
-            raise ServiceError(
-                _("You can take 1 to %(left)d more vacation days this year.") % {"left": left}
-            )
-        until = now + timedelta(days=days)
-        profile.vacation_until = until
-        profile.save(update_fields=["vacation_until"])
-        VacationPeriod.objects.create(user=user, starts_at=now, ends_at=until)
-        _shift_waiting_clocks(user, until - now, now)
+MAX_BLOCKS = 500
 
 
-def end_vacation(user) -> None:
-    """Come back early: the clocks run again from now."""
-    now = timezone.now()
-    with transaction.atomic():
-        profile = _lock_profile(user)
-        until = profile.vacation_until
-        if until is None or until <= now:
-            raise Conflict(_("You are not on vacation."))
-        profile.vacation_until = now
-        profile.save(update_fields=["vacation_until"])
-        VacationPeriod.objects.filter(user=user, ends_at=until).update(ends_at=now)
-        _shift_waiting_clocks(user, -(until - now), now)
+def _other(username: str):
+    other = get_user_model().objects.filter(username=username, is_active=True).first()
+    if other is None:
+        raise NotFound(_("There is no such player."))
+    return other
 
 
-def _lock_profile(user) -> Profile:
-    """The player's profile row, locked first (before any match: the locking
-    policy in docs/architecture.md), so two vacation requests of one player
-    run one after the other and each sees what the other did."""
-    profile = Profile.objects.select_for_update().get(user=user)
-    user.profile = profile  # the caller's user sees the saved vacation
-    return profile
+def block(user, username: str) -> Block:
+    """``user`` blocks a player: idempotent; the blocked player is not told."""
+    other = _other(username)
+    if other.pk == user.pk:
+        raise ServiceError(_("You cannot block yourself."))
+    existing = Block.objects.filter(blocker=user, blocked=other).first()
+    if existing is not None:
+        return existing
+    if Block.objects.filter(blocker=user).count() >= MAX_BLOCKS:
+        raise ServiceError(
+            _("You have blocked %(n)d players, the most allowed.") % {"n": MAX_BLOCKS}
+        )
+    try:
+        with transaction.atomic():
+            return Block.objects.create(blocker=user, blocked=other)
+    except IntegrityError:  # the same block, posted twice at once
+        return Block.objects.get(blocker=user, blocked=other)
 
 
-def _shift_waiting_clocks(user, shift: timedelta, now) -> None:
-    """Pause (or resume) the clock of every turn this player is to move in.
-
-    The matches are locked together in ascending primary key, never one by
-    one in whatever order the database returns them.
-    """
-    match_ids = Match.objects.filter(
-        status=MatchStatus.ACTIVE, seats__user=user, seats__status=SeatStatus.PLAYING
-    ).values_list("pk", flat=True)
-    for match in lock_matches(match_ids):
-        if match.status != MatchStatus.ACTIVE:  # it ended before we had the lock
-            continue
-        game = registry.get(match.game_key)
-        seats = seats_of(match)
-        seat = clock.waiting_seat(match, seats, game.current_seats(match.state))
-        if seat is None or seat.user_id != user.pk:
-            continue
-        match.turn_paused = max(timedelta(0), match.turn_paused + shift)
-        clock.refresh(match, seat, now)
-        match.save(update_fields=["turn_paused", "deadline", "wake_at", "updated_at"])
+def unblock(user, username: str) -> None:
+    other = _other(username)
+    Block.objects.filter(blocker=user, blocked=other).delete()

@@ -4,5 +4,4 @@ from accounts import views
 
 urlpatterns = [
     path("", views.profile_edit, name="profile"),
-    path("vacation/", views.vacation, name="vacation"),
 ]

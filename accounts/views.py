@@ -24,11 +24,15 @@ def profile_edit(request):
         with translation.override(profile.language):
             messages.success(request, _("Your profile was saved."))
         return redirect("profile")
+    return profile_page(request, form=form, status=400 if form.errors else 200)
+
+
+def profile_page(request, *, form=None, vacation_form=None, status: int = 200):
+    """The profile page; the vacation form (``games.web.vacation_views``)
+    answers with it too when it refuses, its errors shown."""
+    form = form or ProfileForm(instance=request.user.profile)
     return render(
-        request,
-        "accounts/profile.html",
-        _context(request, form),
-        status=400 if form.errors else 200,
+        request, "accounts/profile.html", _context(request, form, vacation_form), status=status
     )
 
 
@@ -42,39 +46,6 @@ def _context(request, form, vacation_form=None):
         "on_vacation_until": until if until and until > now else None,
         "vacation_days_left": max(0, VACATION_DAYS_PER_YEAR - used),
     }
-
-
-@login_required
-@require_POST
-def vacation(request):
-    """Start a vacation (all clocks stop) or come back early."""
-    if "end" in request.POST:
-        action = lambda: account_services.end_vacation(request.user)  # noqa: E731
-        done = _("Welcome back: your clocks run again.")
-        vacation_form = None
-    else:
-        vacation_form = VacationForm(request.POST)
-        if not vacation_form.is_valid():
-            form = ProfileForm(instance=request.user.profile)
-            return render(
-                request, "accounts/profile.html", _context(request, form, vacation_form), status=400
-            )
-        days = vacation_form.cleaned_data["days"]
-        action = lambda: account_services.start_vacation(request.user, days)  # noqa: E731
-        done = _("Enjoy your vacation: your clocks are stopped.")
-    try:
-        action()
-    except errors.ServiceError as error:
-        messages.error(request, error.message)
-        form = ProfileForm(instance=request.user.profile)
-        return render(
-            request,
-            "accounts/profile.html",
-            _context(request, form, vacation_form),
-            status=error.status,
-        )
-    messages.success(request, done)
-    return redirect("profile")
 
 
 @require_POST

@@ -6,11 +6,30 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
+        from accounts.roles import ensure_moderator_group, register_permissions
         from games import checks  # noqa: F401 - registers the deployment checks
-        from games.moderation.roles import ensure_moderator_group
-        from games.panel.i18n import translate_titles
+        from games.i18n import translate_titles
+        from games.moderation import admin  # noqa: F401 - the moderators' desk, on Django admin
 
         translate_titles()
+        register_permissions(
+            "games",
+            [
+                "view_match",
+                "moderate_match",
+                "view_seat",
+                "view_move",
+                "view_invitation",
+                "view_notification",
+                "resend_email",
+                "view_chatmessage",
+                "moderate_chat",
+                "view_report",
+                "resolve_report",
+                "view_moderationaction",
+                "deactivate_user",
+            ],
+        )
 
         # After the permissions themselves are created (they are post_migrate too).
         post_migrate.connect(ensure_moderator_group, sender=self)

@@ -390,13 +390,13 @@ class Notification(models.Model):
     )
     # Null for news not about one match (a kind another app registers), which
     # says what it is about in ``about`` instead
-    # (``games.correspondence.notifications.queue_news``).
+    # (``games.dispatch.notifications.queue_news``).
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
     )
     about = models.JSONField(null=True, blank=True)
     # A ``NotificationKind`` about a match, or a kind of news another app
-    # registered (``games.correspondence.kinds``): no choices here, so an app's
+    # registered (``games.dispatch.kinds``): no choices here, so an app's
     # kinds need no migration of this one.
     kind = models.CharField(max_length=16)
     version = models.PositiveIntegerField()
@@ -430,7 +430,7 @@ class Notification(models.Model):
                 name="notification_once_without_match",
             ),
             # One unread entry per match and kind: a new event updates it
-            # (games.correspondence.notifications.queue).
+            # (games.dispatch.notifications.queue).
             models.UniqueConstraint(
                 fields=["user", "match", "kind"],
                 condition=Q(read_at__isnull=True),

@@ -1,18 +1,27 @@
-"""Signals other apps listen to, so the games layer never imports them.
+"""Signals the apps built on matches listen to, so the games layer never
+imports them.
 
-``match_ended`` is sent inside the transaction that ends a match: by
-``services.finish_match`` (the game's end, a resignation, a loss on time, a
-moderator's ranks) and by ``moderation.abort_match`` (a moderator cancels a
-match in play). Competitions built on matches (tournaments, ladders) listen
-to it. A receiver runs inside that transaction, so it must stay cheap: record
-what it needs, and hand any longer work (starting the next round) to a task
-after the commit (``transaction.on_commit`` or the outbox), with a periodic
-sweep as the safety net should the hand-over be lost.
+Each is sent inside the transaction that makes the change, so a receiver
+runs inside it and must stay cheap: record what it needs, and hand any
+longer work (starting the next round) to a task after the commit
+(``transaction.on_commit`` or the outbox), with a periodic sweep as the
+safety net should the hand-over be lost.
 
-Arguments: ``match`` (its ``status`` is FINISHED or ABORTED) and ``seats``
-(with their final ``rank`` and ``score`` when finished).
+- ``match_started``: the last seat of a match was taken and its opening
+  logged (``games.lobby.services``). Arguments: ``match`` and ``seats``.
+- ``match_ended``: by ``games.play.services.finish_match`` (the game's end,
+  a resignation, a loss on time, a moderator's ranks) and by
+  ``games.moderation.actions.abort_match`` (a moderator cancels a match in
+  play). Arguments: ``match`` (its ``status`` is FINISHED or ABORTED) and
+  ``seats`` (with their final ``rank`` and ``score`` when finished). The
+  ratings (``players``), tournaments and ladders listen to it.
+- ``result_corrected``: a moderator gave a finished match other ranks
+  (``games.moderation.actions.correct_result``). Arguments: ``match`` and
+  ``seats`` with their new ranks.
 """
 
 from django.dispatch import Signal
 
+match_started = Signal()
 match_ended = Signal()
+result_corrected = Signal()

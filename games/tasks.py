@@ -8,7 +8,8 @@ server can never hold the workers the sweep and the bots need.
 from celery import shared_task
 from django.conf import settings
 
-from games.correspondence import delivery, digests, outbox
+from games.correspondence import delivery, digests
+from games.dispatch import outbox
 from games.play import services, timeouts
 
 

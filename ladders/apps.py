@@ -11,14 +11,19 @@ class LaddersConfig(AppConfig):
     name = "ladders"
 
     def ready(self):
+        from accounts.roles import ensure_moderator_group, register_permissions
         from games.moderation import audit
-        from games.moderation.roles import ensure_moderator_group
-        from ladders import news, receivers
+        from ladders import news, receivers, selectors
         from ladders.models import AuditKind
+        from players import sections
 
+        register_permissions(
+            "ladders", ["view_ladder", "view_entry", "view_challenge", "moderate_ladder"]
+        )
         receivers.connect()
         news.register()
         audit.register_kinds(AuditKind)
+        sections.register("ladders", "ladders/player_section.html", selectors.player_section)
         # The moderators' group again once this app's permissions exist (the
         # games app's pass runs before they are made).
         post_migrate.connect(ensure_moderator_group, sender=self)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.correspondence import kinds, notifications
+from games.dispatch import kinds, notifications
 from games.engine import registry
 
 #: The kind of the rows (``Notification.kind``).

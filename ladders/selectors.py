@@ -10,10 +10,10 @@ from datetime import datetime
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from accounts.refs import PlayerRef, ref_for_user
 from ladders import rungs
 from ladders.models import Challenge, ChallengeStatus, Entry
 from players.models import NEWCOMER_RATING, Rating
-from players.refs import PlayerRef, ref_for_user
 
 RECENT_RESULTS = 10
 
@@ -211,3 +211,8 @@ def ladder_places(user) -> list[LadderPlace]:
             )
         )
     return places
+
+
+def player_section(user) -> dict:
+    """The ladders section of a player's page (``players.sections``)."""
+    return {"places": ladder_places(user)}

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.selectors import is_blocked_by_any
 from core import limits
 from core.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.lobby import invitations
@@ -42,7 +43,6 @@ from ladders.models import (
     Ladder,
     Outcome,
 )
-from players.models import is_blocked_by_any
 
 CHALLENGES = limits.Limit("ladder-challenge", settings.SMOKI["LADDER_CHALLENGES_PER_DAY"], 86400)
 

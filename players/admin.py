@@ -1,11 +1,12 @@
-"""The moderators' desk for ratings and blocks: read-only; a result is
+"""The moderators' desk for ratings and blocks (``accounts.Block``): read-only; a result is
 corrected on the match (``games.moderation.actions.correct_result``), which rebuilds
 the ratings it affected."""
 
 from django.contrib import admin
 
+from accounts.models import Block
 from games.moderation.desk import ReadOnlyAdmin
-from players.models import Block, Rating, RatingChange
+from players.models import Rating, RatingChange
 
 
 @admin.register(Rating)

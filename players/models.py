@@ -115,40 +115,6 @@ class RatingChange(models.Model):
         return self.display_after - self.display_before
 
 
-class Block(models.Model):
-    """``blocker`` does not want to hear from ``blocked``: no invitations, no
-    joining their open matches, no chat where they are. The blocked player is
-    not told."""
-
-    blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
-    )
-    blocked = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
-            models.CheckConstraint(
-                condition=~Q(blocker=models.F("blocked")), name="block_not_self"
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.blocker} blocks {self.blocked}"
-
-
-def is_blocked_by_any(user_id: int, others) -> bool:
-    """Whether any of ``others`` blocked ``user_id``: one query, or none when
-    there is nobody else."""
-    others = [uid for uid in others if uid is not None and uid != user_id]
-    if not others:
-        return False
-    return Block.objects.filter(blocked_id=user_id, blocker_id__in=others).exists()
-
-
 def rating_of(user_id: int, game_key: str) -> int:
     """The number a player shows for a game (a newcomer's when unrated): one query."""
     display = (

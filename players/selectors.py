@@ -11,12 +11,13 @@ from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Sub
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts import roles
+from accounts.models import Block
+from accounts.refs import PlayerRef, ref_for_seat, ref_for_user
 from games.engine import registry
 from games.models import Match, MatchStatus, Seat, Visibility
-from games.moderation import roles
 from players.charts import Chart, rating_chart
-from players.models import PROVISIONAL_MATCHES, Block, Rating, RatingChange
-from players.refs import PlayerRef, ref_for_seat, ref_for_user
+from players.models import PROVISIONAL_MATCHES, Rating, RatingChange
 
 MATCHES_PER_PAGE = 20
 LEADERBOARD_PAGE = 50
@@ -73,7 +74,6 @@ class PlayerPage:
     page: int
     has_next: bool
     blocked_by_me: bool
-    tournaments: list = field(default_factory=list)
 
 
 def leaderboard_rows():
@@ -191,7 +191,6 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
             seats.setdefault(seat.match_id, []).append(seat)
     blocked = signed_in and viewer.pk != user.pk and user.blocked_by_viewer
     return PlayerPage(
-        tournaments=tournaments_of(user.pk),
         user=user,
         ref=ref_for_user(user),
         standings=standings,
@@ -201,22 +200,6 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         has_next=has_next,
         blocked_by_me=blocked,
     )
-
-
-def tournaments_of(user_id: int, limit: int = 20) -> list:
-    """The player's tournaments, open and running first, then the latest
-    (one query); each with its game's title."""
-    from tournaments.models import Tournament
-
-    order = Case(When(status="running", then=0), When(status="open", then=1), default=2)
-    rows = list(
-        Tournament.objects.filter(entrants__user_id=user_id)
-        .annotate(order=order)
-        .order_by("order", "-starts_at")[:limit]
-    )
-    for tournament in rows:
-        tournament.game_title = game_title(tournament.game_key)
-    return rows
 
 
 def _chart(changes: list[RatingChange]) -> Chart | None:

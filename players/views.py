@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import services as account_services
 from core.errors import ServiceError
 from games.engine import registry
-from ladders.selectors import ladder_places
-from players import selectors, services
+from players import sections, selectors
 
 
 @require_GET
@@ -28,7 +28,7 @@ def player_page(request, username: str):
     context = {
         "data": data,
         "is_me": request.user.is_authenticated and request.user.pk == data.user.pk,
-        "ladder_places": ladder_places(data.user),
+        "sections": sections.sections_for(data.user),
     }
     return render(request, "players/player.html", context)
 
@@ -38,10 +38,10 @@ def player_page(request, username: str):
 def player_block(request, username: str):
     try:
         if request.POST.get("do") == "unblock":
-            services.unblock(request.user, username)
+            account_services.unblock(request.user, username)
             messages.success(request, _("You no longer block this player."))
         else:
-            services.block(request.user, username)
+            account_services.block(request.user, username)
             messages.success(
                 request,
                 _(

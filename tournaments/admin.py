@@ -13,8 +13,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import whole_number
 from games.moderation.desk import ReadOnlyAdmin, reason_page
-from games.web.forms import whole_number
 from tournaments import services
 from tournaments.models import Entrant, Placement, Round, Tournament
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.correspondence import kinds, notifications
+from games.dispatch import kinds, notifications
 
 #: The kind of the rows (``Notification.kind``).
 TOURNAMENT_NEWS = "tournament"

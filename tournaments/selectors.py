@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Case, Count, Q, When
 
+from accounts.refs import PlayerRef, ref_for_user
 from games.engine import registry
 from games.models import MatchStatus, TakeoverLevel
+from players import selectors as players_selectors
 from players.models import Rating, display_of
-from players.refs import PlayerRef, ref_for_user
 from tournaments.models import (
     Entrant,
     EntrantStatus,
@@ -246,3 +247,22 @@ def _results(placements: list[Placement]) -> list[TableResult]:
             )
         )
     return results
+
+
+def player_section(user) -> dict:
+    """The tournaments section of a player's page (``players.sections``)."""
+    return {"tournaments": tournaments_of(user.pk)}
+
+
+def tournaments_of(user_id: int, limit: int = 20) -> list:
+    """The player's tournaments, open and running first, then the latest
+    (one query); each with its game's title."""
+    order = Case(When(status="running", then=0), When(status="open", then=1), default=2)
+    rows = list(
+        Tournament.objects.filter(entrants__user_id=user_id)
+        .annotate(order=order)
+        .order_by("order", "-starts_at")[:limit]
+    )
+    for tournament in rows:
+        tournament.game_title = players_selectors.game_title(tournament.game_key)
+    return rows

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from core import limits
 from core.errors import Conflict, ServiceError
-from games.correspondence import outbox
+from games.dispatch import outbox
 from games.lobby import services as lobby
 from games.models import (
     Match,

@@ -10,7 +10,7 @@ address, or was looking at the match a moment ago), with the reason in
 ``last_error`` for moderators.
 
 After the commit a pending row is handed to the broker; if that hand-over is
-lost, the outbox relay (``games.correspondence.outbox``) hands it over again. Delivery claims
+lost, the outbox relay (``games.dispatch.outbox``) hands it over again. Delivery claims
 the row (``sending``, committed) before talking to the mail server and
 records the outcome after, each change conditional on the claim it expects:
 a retried or duplicated task finds the row already claimed and does not send
@@ -36,9 +36,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import EMAIL_PREFERENCES
-from games.correspondence import board_picture, kinds, move_links
-from games.correspondence.kinds import absolute
-from games.correspondence.notifications import UNDO_TAG
+from games.correspondence import board_picture, move_links
+from games.dispatch import kinds
+from games.dispatch.kinds import absolute
+from games.dispatch.notifications import UNDO_TAG
 from games.models import (
     Match,
     Move,
@@ -47,8 +48,7 @@ from games.models import (
 )
 from games.panel import presenters
 from games.panel.moments import local_moment
-from players.models import RatingChange
-from players.refs import rating_change_text
+from games.play import standing
 
 logger = logging.getLogger(__name__)
 
@@ -300,11 +300,9 @@ def message_context(row: Notification) -> dict:
         for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
             score = "" if seat.score is None else f" ({seat.score})"
             lines.append(f"{seat.rank}. {seat.display_name}{score}")
-        change = (
-            RatingChange.objects.filter(match=match, user=row.user).first() if match.rated else None
-        )
+        change = standing.changes_in(match).get(row.user_id)
         if change is not None:
-            lines.append(rating_change_text(change, match.game_key))
+            lines.append(change.sentence)
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
         asker = next((s for s in match.seats.all() if s.index == seat_index), None)

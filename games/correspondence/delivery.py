@@ -10,7 +10,7 @@ address, or was looking at the match a moment ago), with the reason in
 ``last_error`` for moderators.
 
 After the commit a pending row is handed to the broker; if that hand-over is
-lost, the outbox relay (``games.correspondence.outbox``) hands it over again. Delivery claims
+lost, the outbox relay (``games.dispatch.outbox``) hands it over again. Delivery claims
 the row (``sending``, committed) before talking to the mail server and
 records the outcome after, each change conditional on the claim it expects:
 a retried or duplicated task finds the row already claimed and does not send
@@ -30,9 +30,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.correspondence import outbox
 from games.correspondence.compose import build_email
-from games.correspondence.notifications import DELIVER_NOTIFICATION, UNDO_TAG, logger
+from games.dispatch import outbox
+from games.dispatch.notifications import DELIVER_NOTIFICATION, UNDO_TAG, logger
 from games.models import (
     DeliveryStatus,
     MatchStatus,

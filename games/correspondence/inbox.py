@@ -7,14 +7,12 @@ from __future__ import annotations
 
 from django.db.models import Case, F, Value, When
 
+from accounts.refs import ref_for_seat
 from games.models import (
     Invitation,
     MatchStatus,
     Notification,
     Seat,
-)
-from players.refs import (
-    ref_for_seat,
 )
 
 
@@ -35,7 +33,8 @@ def recent_notifications(user, limit: int = 50) -> list:
     updates it), plus the read ones of earlier turns: the player sees one
     "your turn" per match, not thirty.
     """
-    from games.correspondence import compose, delivery, kinds
+    from games.correspondence import compose, delivery
+    from games.dispatch import kinds
 
     rows = []
     seen: dict[tuple, Notification] = {}

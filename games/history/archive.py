@@ -16,9 +16,9 @@ from django.db.models import Prefetch, Q
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
+from accounts.refs import PlayerRef, ref_for_seat
 from games.engine import registry
 from games.models import Match, MatchStatus, Seat, Visibility
-from players.refs import PlayerRef, ref_for_seat
 
 PER_PAGE = 25
 

@@ -34,13 +34,13 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.refs import ref_for_seat
 from games.engine import registry
 from games.engine.base import Game, IllegalAction
 from games.engine.replay import is_moderation, is_opening
 from games.models import ActorKind, Match, Move
 from games.panel import build, end_banner, move_log, presenters
 from games.play import access, positions
-from players.refs import ref_for_seat
 
 CHECKPOINT_EVERY = positions.CHECKPOINT_EVERY
 CHECKPOINT_SECONDS = positions.CHECKPOINT_SECONDS

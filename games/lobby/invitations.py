@@ -8,18 +8,24 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_blocked_by_any
 from core import limits
 from core.errors import Conflict, Forbidden, ServiceError
-from games.correspondence import notifications
-from games.lobby.services import _require_open
+from games.dispatch import notifications
 from games.models import (
     Invitation,
     Match,
+    MatchStatus,
     Notification,
     NotificationKind,
     Seat,
 )
-from players.models import is_blocked_by_any
+
+
+def require_open(match: Match) -> None:
+    """Refuse a match that is no longer gathering players."""
+    if match.status != MatchStatus.OPEN:
+        raise Conflict(_("This match has already started or ended."))
 
 
 def invite_user(*, user, match: Match, username: str) -> Invitation:
@@ -27,7 +33,7 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
     User = get_user_model()
     if not match.seats.filter(user=user).exists():
         raise Forbidden(_("Only players in this match can invite others."))
-    _require_open(match)
+    require_open(match)
     invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
     if invitee is None:
         raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.refs import PlayerRef, ref_for_seat
 from games.engine import registry
 from games.models import (
     Match,
@@ -21,11 +22,7 @@ from games.models import (
 )
 from games.panel import presenters
 from games.panel.build import time_per_move_label
-from players.models import NEWCOMER_RATING, Rating
-from players.refs import (
-    PlayerRef,
-    ref_for_seat,
-)
+from games.play import standing
 
 
 @dataclass
@@ -138,11 +135,7 @@ def shown_ratings(matches: list[Match]) -> dict[tuple[int, str], int]:
     wanted = {(s.user_id, m.game_key) for m in matches for s in m.seats.all() if s.user_id}
     if not wanted:
         return {}
-    rows = Rating.objects.filter(
-        user_id__in={u for u, _k in wanted}, game_key__in={k for _u, k in wanted}
-    ).values_list("user_id", "game_key", "display")
-    found = {(u, k): d for u, k, d in rows}
-    return {key: found.get(key, NEWCOMER_RATING) for key in wanted}
+    return standing.ratings_of(wanted)
 
 
 def live_public_matches(limit: int = 50) -> list[MatchRow]:

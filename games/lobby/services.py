@@ -14,12 +14,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_blocked_by_any
 from core.errors import Conflict, Forbidden, ServiceError
-from games.correspondence import notifications
-from games.engine import registry
+from games import i18n, signals
+from games.dispatch import notifications
+from games.engine import bots, registry
 from games.engine.base import IllegalAction, resolve_options
 from games.engine.replay import OPENING
 from games.engine.rng import seed_hash
+from games.lobby.invitations import require_open, withdraw_invitations
 from games.models import (
     ActorKind,
     Invitation,
@@ -32,11 +35,8 @@ from games.models import (
     TimeoutPolicy,
     Visibility,
 )
-from games.panel import i18n
-from games.play import bots
+from games.play import standing
 from games.play.services import lock_match, queue_bots_after_commit, seats_of, settle_after_change
-from players import ratings
-from players.models import is_blocked_by_any, rating_of
 
 
 def create_match(
@@ -158,7 +158,7 @@ def _check_may_join(match: Match, user) -> None:
         raise Forbidden(_("This match is not open to you."))
     if match.min_rating is None and match.max_rating is None:
         return
-    rating = rating_of(user.pk, match.game_key)
+    rating = standing.rating_of(user.pk, match.game_key)
     if (match.min_rating is not None and rating < match.min_rating) or (
         match.max_rating is not None and rating > match.max_rating
     ):
@@ -170,11 +170,6 @@ def _check_may_join(match: Match, user) -> None:
                 "rating": rating,
             }
         )
-
-
-def _require_open(match: Match) -> None:
-    if match.status != MatchStatus.OPEN:
-        raise Conflict(_("This match has already started or ended."))
 
 
 def _free_indices(match: Match) -> list[int]:
@@ -206,7 +201,7 @@ def join_match(*, user, match: Match, token: str | None = None) -> Seat:
     """Take the next free seat. Private matches need an invitation or the link's token."""
     with transaction.atomic():
         match = lock_match(match)
-        _require_open(match)
+        require_open(match)
         if match.seats.filter(user=user).exists():
             raise Conflict(_("You already have a seat in this match."))
         if match.visibility == Visibility.PRIVATE and not (
@@ -233,7 +228,7 @@ def leave_match(*, user, match: Match) -> None:
     """Give up a seat before the start. The last human to leave aborts the match."""
     with transaction.atomic():
         match = lock_match(match)
-        _require_open(match)
+        require_open(match)
         seat = match.seats.filter(user=user).first()
         if seat is None:
             raise Conflict(_("You have no seat in this match."))
@@ -255,8 +250,6 @@ def leave_match(*, user, match: Match) -> None:
 def abort_unstarted(match: Match) -> None:
     """End a match nobody will play before it started (the caller holds its
     lock): aborted as when its last player leaves, its invitations withdrawn."""
-    from games.lobby.invitations import withdraw_invitations
-
     if match.status != MatchStatus.OPEN:
         return
     match.status = MatchStatus.ABORTED
@@ -275,7 +268,7 @@ def fill_with_bots(*, user, match: Match, level: str = "heuristic") -> None:
         raise ServiceError(_("Unknown bot level."))
     with transaction.atomic():
         match = lock_match(match)
-        _require_open(match)
+        require_open(match)
         if match.created_by_id != user.pk:
             raise Forbidden(_("Only the player who created the match can add bots."))
         if not match.seats.filter(user=user).exists():
@@ -381,8 +374,7 @@ def _start(match: Match) -> None:
     seats = seats_of(match)
     if match.rated and any(seat.user_id is None for seat in seats):
         match.rated = False
-    if match.rated:
-        ratings.ensure_ratings(match.game_key, [seat.user_id for seat in seats])
+    signals.match_started.send(sender=Match, match=match, seats=seats)
     for seat in seats:
         if not seat.played_by_bot:
             notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)

@@ -13,9 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from core.errors import Conflict, Forbidden, ServiceError
 from games import signals
-from games.correspondence import delivery, notifications
+from games.correspondence import delivery
+from games.dispatch import notifications
 from games.engine import registry
 from games.engine.base import IllegalAction
 from games.engine.replay import MODERATION, effective_moves, replay
@@ -32,9 +34,8 @@ from games.models import (
     Report,
     SeatStatus,
 )
-from games.moderation import audit, roles
+from games.moderation import audit
 from games.play import bots, clock, services
-from players import ratings
 
 Kind = ModerationAction.Kind
 
@@ -234,7 +235,7 @@ def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> Modera
 def correct_result(moderator, match: Match, ranks: list[int], reason: str) -> ModerationAction:
     """Give a finished match other ranks (a wrong adjudication, cheating found
     later). The match stays finished; every rating it affected is rebuilt
-    from this match on (``players.ratings.rerate_from``), in this transaction."""
+    from this match on (``games.signals.result_corrected``), in this transaction."""
     audit.require(moderator, "games.moderate_match")
     reason = audit.reason_of(reason)
     with transaction.atomic():
@@ -251,7 +252,7 @@ def correct_result(moderator, match: Match, ranks: list[int], reason: str) -> Mo
             seat.save(update_fields=["rank"])
         match.result = {**(match.result or {}), "ranks": ranks, "corrected": True}
         match.save()
-        ratings.rerate_from(match)
+        signals.result_corrected.send(sender=Match, match=match, seats=seats)
         _notify_players(match, seats)
         return audit.record(
             moderator,

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import whole_number
 from games.engine import registry
 from games.models import (
     ChatMessage,
@@ -36,7 +37,6 @@ from games.models import (
 from games.moderation import actions as moderation
 from games.moderation.desk import ModerationForm, ReadOnlyAdmin, moderation_page
 from games.play import clock
-from games.web.forms import whole_number
 
 # -- Moderation forms ---------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ def label_of(kind: str) -> str:
 
 def require(moderator, permission: str) -> None:
     """Refuse anyone but an active staff member holding ``permission``
-    (the moderator group holds every desk's, ``games.moderation.roles``)."""
+    (the moderator group holds every desk's, ``accounts.roles``)."""
     if not (
         moderator is not None
         and moderator.is_active

@@ -16,7 +16,9 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 
+from accounts.refs import PlayerRef, ref_for_seat
 from accounts.selectors import preferences
+from games import i18n
 from games.engine import registry
 from games.models import (
     TIME_PER_MOVE_CHOICES,
@@ -28,17 +30,13 @@ from games.models import (
     pending_undo,
     undo_judges,
 )
-from games.panel import i18n, presenters
+from games.panel import presenters
 from games.panel.end_banner import final_banner
 from games.panel.move_log import LOG_TAIL, log_lines
 from games.play import chat, match_rows
 from games.play.access import may_be_a_player, seat_of
+from games.play.bots import PLAY_BOT_LEVELS
 from games.play.safety import undoable_seat
-from games.web.forms import PLAY_BOT_LEVELS
-from players.refs import (
-    PlayerRef,
-    ref_for_seat,
-)
 
 
 @dataclass

@@ -9,19 +9,15 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from accounts.refs import PlayerRef, ref_for_seat
 from games.models import (
     Match,
     MatchStatus,
     Seat,
 )
 from games.panel import presenters
-from players.models import RatingChange
-from players.refs import (
-    PlayerRef,
-    rating_change_text,
-    ref_for_seat,
-    short_rating_change,
-)
+from games.play import standing
+from games.play.standing import RatingWords
 
 
 @dataclass
@@ -32,7 +28,7 @@ class FinalRow:
     dropped: bool
     cells: list[str]
     ref: PlayerRef | None = None
-    rating_change: RatingChange | None = None
+    rating_change: RatingWords | None = None
     rating_text: str = ""  # "1,538 (+26)"
 
 
@@ -57,9 +53,7 @@ def final_banner(
     given = list(summary.get("cells", []))
     cells = given + [[] for _i in range(n - len(given))]
     width = len(columns)
-    changes = (
-        {c.user_id: c for c in RatingChange.objects.filter(match=match)} if match.rated else {}
-    )
+    changes = standing.changes_in(match)
     rows = [
         FinalRow(
             rank=seat.rank,
@@ -69,7 +63,7 @@ def final_banner(
             cells=(list(cells[seat.index]) + [""] * width)[:width],
             ref=ref_for_seat(seat, names[seat.index]),
             rating_change=changes.get(seat.user_id),
-            rating_text=short_rating_change(changes.get(seat.user_id)),
+            rating_text=changes[seat.user_id].short if seat.user_id in changes else "",
         )
         for seat in seats
     ]
@@ -95,7 +89,7 @@ def final_banner(
         reason,
         columns,
         rows,
-        my_rating=rating_change_text(mine, match.game_key) if mine else "",
+        my_rating=mine.sentence if mine else "",
     )
 
 

@@ -76,10 +76,9 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.engine import registry
-from games.panel import icons
+from games.panel import formats, icons
 from games.panel.presenters import MatchUrls
 from games.panel.template_loader import JINJA_SUFFIX
-from games.templatetags import smoki
 
 BOARD_CACHE_SECONDS = 6 * 3600
 ONLY_YOU = gettext_noop("Only you can see this")
@@ -471,14 +470,14 @@ def environment(**options) -> jinja2.Environment:
         draw_board=draw_board,
         drawn_once=drawn_once,
         each_drawn_once=each_drawn_once,
-        move_log_items=smoki.move_log_items,
+        move_log_items=formats.move_log_items,
     )
     env.filters.update(
         add=add,
         fill=fill,
         date=date,
-        moment=smoki.moment,
-        duration=smoki.duration,
+        moment=formats.moment,
+        duration=formats.duration,
         timeuntil=defaultfilters.timeuntil_filter,
     )
     return env

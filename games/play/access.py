@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.utils import timezone
 
+from accounts import roles
 from games.models import (
     Invitation,
     Match,
@@ -22,7 +23,6 @@ from games.models import (
     Seat,
     Visibility,
 )
-from games.moderation import roles
 from games.play import match_rows
 
 MAX_ID = match_rows.MAX_ID

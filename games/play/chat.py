@@ -7,10 +7,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_blocked_by_any
 from core import limits
 from core.errors import Forbidden, ServiceError
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Match, Report
-from players.models import is_blocked_by_any
 
 RATE_LIMIT = limits.CHAT.count  # messages per minute per player and match
 REPORT_REASON_MAX = 300

@@ -35,9 +35,8 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection
 
 from accounts.models import Profile
+from core.forms import MAX_ID  # the largest primary key a BigAutoField holds
 from games.models import Match, MatchStatus, Move, Seat
-
-MAX_ID = 2**63 - 1  # the largest primary key a BigAutoField holds
 
 # Unread entries behind the bell: one per match and kind, however many moves.
 UNREAD_COUNT_SQL = (

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict, Forbidden
-from games.correspondence import notifications
+from games.dispatch import notifications
 from games.engine import registry
 from games.engine.replay import MODERATION, effective_moves, is_moderation, is_opening, replay
 from games.models import (

@@ -34,8 +34,8 @@ from core.errors import (
     StaleVersion,
     TimeRanOut,
 )
-from games import signals
-from games.correspondence import notifications, outbox
+from games import i18n, signals
+from games.dispatch import notifications, outbox
 from games.engine import registry, search
 from games.engine.base import IllegalAction
 from games.models import (
@@ -48,9 +48,7 @@ from games.models import (
     Seat,
     SeatStatus,
 )
-from games.panel import i18n
 from games.play import bots, clock, match_rows, positions
-from players import ratings
 
 PLAY_BOT_TURNS = "games.tasks.play_bot_turns"
 
@@ -306,8 +304,8 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
         seat.rank = ranks[seat.index]
         seat.score = scores[seat.index]
         seat.save(update_fields=["rank", "score"])
-    # The one place a finished match tells the players' layer.
-    ratings.rate_match(match, seats)
+    # The one place a finished match tells the apps built on matches (the
+    # ratings, tournaments, ladders: ``games.signals``).
     signals.match_ended.send(sender=Match, match=match, seats=seats)
     for seat in seats:
         if seat.user_id and seat.status not in (SeatStatus.BOT, SeatStatus.RESIGNED):

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.correspondence import notifications
+from games.dispatch import notifications
 from games.engine import registry
 from games.models import (
     Match,

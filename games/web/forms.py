@@ -5,6 +5,8 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import MAX_ID
+from games import i18n
 from games.engine import registry
 from games.models import (
     TIME_BANK_CHOICES,
@@ -14,24 +16,9 @@ from games.models import (
     TimeoutPolicy,
     Visibility,
 )
-from games.panel import i18n
+from games.play.bots import PLAY_BOT_LEVELS
 
 MAX_ACTION_BYTES = 4096
-MAX_ID = 2**63 - 1  # the largest id a database row can have
-
-
-def whole_number(text, low: int = 0, high: int = MAX_ID) -> int | None:
-    """``text`` as a whole number from ``low`` to ``high``, or None.
-
-    Only ASCII digits count: ``str.isdigit`` accepts "²" and other digits
-    ``int`` cannot read, and a huge number overflows dates and databases.
-    """
-    if not isinstance(text, str) or not (text.isascii() and text.isdigit()):
-        return None
-    if len(text) > len(str(high)):
-        return None
-    value = int(text)
-    return value if low <= value <= high else None
 
 
 class ActionForm(forms.Form):
@@ -173,14 +160,6 @@ class CreateMatchForm(forms.Form):
             by_text = {str(v): v for v, _label in option.choices}
             chosen[option.key] = by_text[raw]
         return chosen
-
-
-#: The bot levels a player may choose to play against, weakest first.
-PLAY_BOT_LEVELS = [
-    ("random", _("random bot")),
-    ("heuristic", _("heuristic bot")),
-    ("strong", _("strong bot")),
-]
 
 
 class PlayBotForm(forms.Form):

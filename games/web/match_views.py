@@ -22,7 +22,9 @@ from django.views.decorators.http import (
 
 from accounts.middleware import apply_profile_preferences, defer_profile_preferences
 from core.errors import Forbidden, ServiceError
-from games.correspondence import email_moves, notifications
+from core.forms import whole_number
+from games.correspondence import email_moves
+from games.dispatch import notifications
 from games.history import replay as history
 from games.history.verification import verify_match
 from games.lobby.invitations import decline_invitation, invite_user
@@ -36,12 +38,7 @@ from games.models import Match
 from games.panel import build, jinja, move_log
 from games.panel.presenters import MatchUrls
 from games.play import access, chat, notes, safety, services
-from games.web.forms import (
-    ActionForm,
-    FillBotsForm,
-    InviteForm,
-    whole_number,
-)
+from games.web.forms import ActionForm, FillBotsForm, InviteForm
 
 
 def _panel_response(request, context: dict, status: int = 200) -> HttpResponse:

@@ -28,7 +28,8 @@ from django.views.decorators.http import (
 from accounts import services as account_services
 from core import limits
 from core.errors import ServiceError
-from games.correspondence import compose, inbox, notifications
+from games.correspondence import compose, inbox
+from games.dispatch import notifications
 from games.engine import registry
 from games.lobby import listings
 from games.lobby.services import (

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.history import views as history_views
-from games.web import match_views, site_views
+from games.web import match_views, site_views, vacation_views
 
 urlpatterns = [
     path("", site_views.lobby, name="lobby"),
@@ -40,4 +40,5 @@ urlpatterns = [
     path("invite/<str:token>/", site_views.invitation_link, name="invitation_link"),
     path("unsubscribe/<str:token>/", site_views.unsubscribe, name="unsubscribe"),
     path("notifications/", site_views.notification_list, name="notifications"),
+    path("profile/vacation/", vacation_views.vacation, name="vacation"),
 ]

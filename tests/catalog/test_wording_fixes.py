@@ -11,7 +11,7 @@ from games.catalog.drako import presenter as drako_presenter
 from games.catalog.drako.builders import position
 from games.catalog.drako.rules import GAME, seat_of
 from games.engine.base import IllegalAction
-from games.panel.i18n import refusal_text
+from games.i18n import refusal_text
 from tests.catalog.drako.helpers import DWARVES, act, play
 from tests.catalog.test_glossary import catalogue
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import registry
+from games.engine import bots, registry
 from games.engine.base import Game
 from games.engine.rng import Rng
 from games.engine.search import Budget
-from games.play import bots
 
 GAME_KEYS = [entry.key for entry in registry.registrations()]
 

@@ -8,9 +8,9 @@ that the bot's choice stays the same.
 import pytest
 
 from games.engine import registry
+from games.engine.bots import LEVELS
 from games.engine.rng import Rng
 from games.engine.testing import play_random_game
-from games.play.bots import LEVELS
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for, spread
 
 GAMES_PER_LEVEL = 6

@@ -22,11 +22,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from games import i18n
 from games.engine import registry
 from games.engine.base import IllegalAction
 from games.engine.testing import GARBAGE_ACTIONS, _mutated_variants, play_random_game
 from games.lobby import services as lobby
-from games.panel import i18n, presenters
+from games.panel import presenters
 from games.play import services
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for, spread
 from tests.conformance.translation import missing_translations

@@ -1,4 +1,4 @@
-"""The strong bot's search (``games.engine.search`` through ``games.play.bots``)."""
+"""The strong bot's search (``games.engine.search`` through ``games.engine.bots``)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ import tracemalloc
 
 import pytest
 
-from games.engine import registry, search
+from games.engine import bots, registry, search
 from games.engine.rng import Rng
 from games.engine.search import Budget
 from games.engine.testing import play_random_game
-from games.play import bots
 
 TINY = Budget(iterations=4, seconds=None)
 

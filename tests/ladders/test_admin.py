@@ -1,5 +1,5 @@
 """The moderators' ladder actions through the admin: a reason and a
-confirmation, recorded in the ladder audit; refused to staff outside the
+confirmation, recorded in the moderators' audit; refused to staff outside the
 moderators and to players."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
+from games.models import ModerationAction
 from ladders import services
-from ladders.models import Challenge, Entry, LadderAudit, Outcome
+from ladders.models import Challenge, Entry, Outcome
 from tests.ladders.conftest import order
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,7 @@ def test_a_moderator_removes_a_player_from_the_desk(ladder_of, make_user):
     response = client.post(url, {"reason": "cheating, see the report", "confirm": "on"})
     assert response.status_code == 302
     assert order() == ["p1", "p3"]
-    (audit,) = LadderAudit.objects.all()
+    (audit,) = ModerationAction.objects.all()
     assert audit.reason == "cheating, see the report" and audit.user.username == "p2"
 
 
@@ -56,7 +57,7 @@ def test_a_moderator_cancels_a_challenge_from_the_desk(ladder_of, make_user):
     # Again: refused with the reason on the page, nothing more recorded.
     response = client.post(url, {"reason": "both asked us to", "confirm": "on"})
     assert "This challenge is over." in response.content.decode()
-    assert LadderAudit.objects.count() == 1
+    assert ModerationAction.objects.count() == 1
 
 
 def test_staff_outside_the_moderators_may_not(ladder_of, make_user):
@@ -71,4 +72,4 @@ def test_staff_outside_the_moderators_may_not(ladder_of, make_user):
         response = client.post(url, {"reason": "no reason at all", "confirm": "on"})
         assert response.status_code == 403
     assert order() == ["p1", "p2"] and Challenge.objects.get().is_open
-    assert not LadderAudit.objects.exists()
+    assert not ModerationAction.objects.exists()

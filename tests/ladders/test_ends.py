@@ -11,10 +11,10 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from core.errors import Conflict, Forbidden, NotFound, ServiceError
-from games.models import MatchStatus
+from games.models import MatchStatus, ModerationAction
 from games.moderation import actions as moderation
 from ladders import services, tasks
-from ladders.models import AuditKind, Challenge, ChallengeStatus, Entry, LadderAudit, Outcome
+from ladders.models import AuditKind, Challenge, ChallengeStatus, Entry, Outcome
 from tests.ladders.conftest import finish, order, seat_ranks
 
 pytestmark = pytest.mark.django_db
@@ -158,14 +158,18 @@ def test_a_moderator_removes_a_player_with_an_audit_entry(ladder_of, moderator):
     assert challenge.outcome == Outcome.CANCELLED
     with pytest.raises(NotFound):
         services.remove_entry(moderator, entry.pk, "a cheat, see report 12")
-    assert LadderAudit.objects.count() == 1
+    assert ModerationAction.objects.count() == 1
 
 
 def test_a_moderator_cancels_a_challenge_with_an_audit_entry(ladder_of, moderator):
     p1, p2 = ladder_of(2)
     challenge = services.challenge(p2, "drako", "p1")
     audit = services.cancel_challenge(moderator, challenge.pk, "they agreed to call it off")
-    assert audit.kind == AuditKind.CANCEL_CHALLENGE and audit.challenge_id == challenge.pk
+    assert (
+        audit.kind == AuditKind.CANCEL_CHALLENGE
+        and audit.details["challenge"] == challenge.pk
+        and audit.match_id == challenge.match_id
+    )
     challenge.refresh_from_db()
     assert challenge.outcome == Outcome.CANCELLED and not challenge.moved
     assert order() == ["p1", "p2"]
@@ -182,7 +186,7 @@ def test_players_are_not_moderators(ladder_of):
         services.cancel_challenge(p1, challenge.pk, "I do not like it")
     with pytest.raises(Forbidden):
         services.remove_entry(p1, Entry.objects.get(user=p2).pk, "I do not like it")
-    assert not LadderAudit.objects.exists()
+    assert not ModerationAction.objects.exists()
 
 
 def test_a_finished_challenge_match_is_recorded_once(ladder_of):

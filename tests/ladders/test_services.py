@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+from accounts.models import Block
 from core.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import Invitation, MatchStatus, Notification, NotificationKind, Visibility
 from ladders import services
 from ladders.models import Challenge, ChallengeStatus, Entry, Outcome
-from players.models import Block
 from tests.ladders.conftest import finish, order, seat_ranks
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@
 
 ``--jobs`` plays the games in that many processes (each game is still played
 by one process, so the results are the same whatever the number of jobs);
-``--set key=value`` overrides a setting of the search (``games.play.bots.SEARCH_DEFAULTS``)
+``--set key=value`` overrides a setting of the search (``games.engine.bots.SEARCH_DEFAULTS``)
 for every game, to measure a change before making it a game's ``SEARCH``.
 
 For every game: 2-player matches with the seats alternated (strong against
@@ -31,11 +31,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from games.engine import registry  # noqa: E402
+from games.engine import (
+    bots,
+    registry,  # noqa: E402
+)
 from games.engine.base import Game, resolve_options  # noqa: E402
 from games.engine.rng import Rng  # noqa: E402
 from games.engine.search import Budget  # noqa: E402
-from games.play import bots
 
 CATALOG = ("drako", "drakon", "drakon_classic", "nogi", "seven_dragons")
 

@@ -6,8 +6,8 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
+from accounts.roles import MODERATOR_PERMISSIONS
 from games.models import MatchStatus, ModerationAction
-from games.moderation.roles import MODERATOR_PERMISSIONS
 from games.play import chat
 from tests.conftest import play_one
 

@@ -12,11 +12,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import Block
 from core import errors
 from games.lobby import invitations
 from games.lobby import services as lobby
 from games.models import Invitation, Match, Seat, Visibility
-from players.models import PROVISIONAL_MATCHES, Block, Rating
+from players.models import PROVISIONAL_MATCHES, Rating
 from players.selectors import LEADERBOARD_PAGE, MATCHES_PER_PAGE
 from tests.players.conftest import finish, start_match
 

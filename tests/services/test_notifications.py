@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.correspondence import notifications
+from games.dispatch import notifications
 from games.lobby import services as lobby
 from games.models import DeliveryStatus, Notification, NotificationKind
 from tests.conftest import play_one, user_to_move

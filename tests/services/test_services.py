@@ -320,8 +320,8 @@ def test_a_worker_killed_during_a_search_loses_nothing(alice, nogi, settings, mo
 
 
 def _strong_choice(before, match):
+    from games.engine import bots
     from games.engine.rng import Rng
-    from games.play import bots
     from games.play.services import strong_budget
 
     version, state, _count = before

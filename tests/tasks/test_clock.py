@@ -12,9 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts import selectors as account_selectors
-from accounts import services as account_services
 from core import errors
-from games.correspondence import notifications
+from games.dispatch import notifications
 from games.lobby import services as lobby
 from games.models import (
     ActorKind,
@@ -27,6 +26,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.play import services, timeouts
+from games.play import vacation as vacations
 from tests.conftest import play_one, user_to_move
 from tests.tasks.conftest import DAY, START, two_player
 
@@ -272,12 +272,12 @@ def test_a_late_sweep_sends_only_what_is_still_true(traveller, alice, bob):
 def test_vacation_stops_the_clock_and_coming_back_restarts_it(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=2 * DAY)
     traveller.shift(HOUR)
-    account_services.start_vacation(alice, 5)
+    vacations.start_vacation(alice, 5)
     match.refresh_from_db()
     assert match.deadline == START + 2 * DAY + 5 * DAY
     traveller.move_to(START + 3 * DAY)
     assert timeouts.sweep() == {}, "no reminder, no timeout while away"
-    account_services.end_vacation(alice)
+    vacations.end_vacation(alice)
     match.refresh_from_db()
     # Away from START+1h to START+3d: the clock ran 1 hour before the vacation.
     assert match.deadline == START + 3 * DAY + 2 * DAY - HOUR
@@ -286,7 +286,7 @@ def test_vacation_stops_the_clock_and_coming_back_restarts_it(traveller, alice, 
 
 def test_a_turn_that_starts_during_a_vacation_waits_for_its_end(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY)
-    account_services.start_vacation(bob, 4)
+    vacations.start_vacation(bob, 4)
     play_one(match, match_game())  # alice moves; now bob, who is away
     match.refresh_from_db()
     assert match.deadline == START + 4 * DAY + DAY
@@ -294,18 +294,18 @@ def test_a_turn_that_starts_during_a_vacation_waits_for_its_end(traveller, alice
 
 def test_vacation_allowance(traveller, alice):
     with pytest.raises(errors.ServiceError, match="1 to 30"):
-        account_services.start_vacation(alice, 31)
-    account_services.start_vacation(alice, 20)
+        vacations.start_vacation(alice, 31)
+    vacations.start_vacation(alice, 20)
     with pytest.raises(errors.Conflict):
-        account_services.start_vacation(alice, 1)
+        vacations.start_vacation(alice, 1)
     traveller.shift(21 * DAY)  # the vacation ran its course
     with pytest.raises(errors.Conflict):
-        account_services.end_vacation(alice)
+        vacations.end_vacation(alice)
     with pytest.raises(errors.ServiceError, match="1 to 10"):
-        account_services.start_vacation(alice, 11)
-    account_services.start_vacation(alice, 4)
+        vacations.start_vacation(alice, 11)
+    vacations.start_vacation(alice, 4)
     traveller.shift(DAY)
-    account_services.end_vacation(alice)  # back early: the unused days return
+    vacations.end_vacation(alice)  # back early: the unused days return
     assert account_selectors.vacation_days_used(alice, START.year) == 21
 
 
@@ -407,12 +407,12 @@ def test_a_vacation_locks_the_profile_then_the_matches_in_primary_key_order(
 ):
     matches = [two_player(alice, bob), two_player(alice, carol), two_player(alice, bob)]
     if coming_back:
-        account_services.start_vacation(alice, 3)
+        vacations.start_vacation(alice, 3)
     with CaptureQueriesContext(connection) as ctx:
         if coming_back:
-            account_services.end_vacation(alice)
+            vacations.end_vacation(alice)
         else:
-            account_services.start_vacation(alice, 3)
+            vacations.start_vacation(alice, 3)
     sqls = [q["sql"] for q in ctx.captured_queries]
     (lock,) = _match_locks(ctx.captured_queries)
     assert 'ORDER BY "games_match"."id" ASC' in lock, lock

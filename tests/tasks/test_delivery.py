@@ -9,7 +9,8 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games.correspondence import compose, delivery, notifications, outbox
+from games.correspondence import compose, delivery
+from games.dispatch import notifications, outbox
 from games.lobby import invitations
 from games.lobby import services as lobby
 from games.models import DeliveryStatus, Notification, NotificationKind

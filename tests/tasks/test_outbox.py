@@ -21,7 +21,8 @@ from django.core import mail
 from django.utils import timezone
 
 from config.celery import app
-from games.correspondence import delivery, digests, outbox
+from games.correspondence import delivery, digests
+from games.dispatch import outbox
 from games.lobby import services as lobby
 from games.models import DeliveryStatus, Notification, NotificationKind
 from games.play import services

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.correspondence import notifications, outbox
+from games.dispatch import notifications, outbox
 from games.models import (
     ActorKind,
     DeliveryStatus,

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import tasks
-from games.correspondence import notifications, outbox
+from games.dispatch import notifications, outbox
 from games.models import Move, Notification
 from games.play import timeouts
 from tests.tasks.conftest import DAY, START, two_player

@@ -7,9 +7,10 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games.correspondence import delivery, notifications
+from games.correspondence import delivery
 from games.models import ModerationAction, Notification
 from tests.tournaments.conftest import entered, new_tournament, start_now
+from tournaments import notify
 from tournaments.models import EntrantStatus
 
 
@@ -35,7 +36,7 @@ def test_news_is_emailed_in_each_players_language(people):
 def test_news_exists_once_per_event(people):
     tournament = entered(new_tournament(people[0]), people[1:2])
     start_now(tournament)
-    first = notifications.queue_tournament(
+    first = notify.queue_tournament(
         people[0], tournament_id=tournament.pk, name="x", event="round", round_number=1
     )
     assert first is None  # already queued by the start
@@ -141,7 +142,7 @@ def test_the_start_tells_a_player_with_a_bye_in_round_1_so(people):
     rows = Notification.objects.filter(kind="tournament", about__event="started")
     assert rows.count() == 3
     for row in rows:
-        line = notifications.tournament_context(row)["lines"][0]
+        line = notify.tournament_words(row)["lines"][0]
         if row.user == bye:
             assert row.about["bye"] is True
             assert (
@@ -156,7 +157,7 @@ def test_the_start_tells_a_player_with_a_bye_in_round_1_so(people):
         ("cs", "v 1. kole máte volný los"),
     ]:
         with translation.override(language):
-            assert words in notifications.tournament_context(row)["lines"][0]
+            assert words in notify.tournament_words(row)["lines"][0]
     # The news is still queued before the round's: the bell lists the start first.
     order = list(
         Notification.objects.filter(user=bye, kind="tournament")

@@ -1,7 +1,7 @@
 """Game titles are shown in the reader's language, as each language publishes the game.
 
 The rules mark their titles (``engine.i18n._``) and the site translates them wherever
-they are shown (``games.panel.i18n.translate_titles``): a Czech page says "Sedm draků",
+they are shown (``games.i18n.translate_titles``): a Czech page says "Sedm draků",
 never "Seven Dragons", in the How to play heading, the match page, the lobby and the
 new-match form, and an email's subject names the game the same way.
 """

@@ -26,7 +26,7 @@ from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
-#: The strong level's search (games.play.bots.SEARCH_DEFAULTS): Drako's rollouts: about 14 a second of one core,
+#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS): Drako's rollouts: about 14 a second of one core,
 #: so at most 12 a move keeps a search inside one second (docs/bots.md).
 SEARCH = {"max_iterations": 12}
 

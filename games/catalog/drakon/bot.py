@@ -27,7 +27,7 @@ from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
-#: The strong level's search (games.play.bots.SEARCH_DEFAULTS): Drakon's rollouts: about 30 a second of one core (57 for the first edition),
+#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS): Drakon's rollouts: about 30 a second of one core (57 for the first edition),
 #: so at most 24 a move keeps a search inside one second (docs/bots.md).
 SEARCH = {"max_iterations": 24}
 

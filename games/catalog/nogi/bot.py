@@ -22,8 +22,8 @@ from typing import Any
 from games.catalog.nogi import components as C
 from games.catalog.nogi.rules import GAME, destination, knights_at
 from games.engine.base import Action, State
+from games.engine.bots import choose_best, score_legal
 from games.engine.rng import Rng
-from games.play.bots import choose_best, score_legal
 
 LEVELS = ("random", "heuristic")
 

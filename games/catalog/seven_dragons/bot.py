@@ -24,15 +24,15 @@ from games.catalog.seven_dragons.rules import (
     silver_colour,
 )
 from games.engine.base import Action, State
+from games.engine.bots import choose_best, score_legal
 from games.engine.rng import Rng
-from games.play.bots import choose_best, score_legal
 
 
 def _a_move_per_player(state: State) -> int:
     return len(state["hands"])
 
 
-#: The strong level's search (games.play.bots.SEARCH_DEFAULTS). The game is mostly luck
+#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS). The game is mostly luck
 #: and a rollout to the end tells candidates apart poorly: each rollout looks as
 #: many moves ahead as there are players (with two, the reply and the seat's next
 #: move; with more, every rival's reply) and ``evaluate`` judges the sample,

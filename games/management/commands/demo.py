@@ -15,10 +15,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from accounts.roles import ensure_moderator_group
 from games.engine import registry
 from games.lobby import services as lobby
 from games.models import DeliveryStatus, Match, MatchStatus, Notification
-from games.moderation.roles import ensure_moderator_group
 
 DEMO_PASSWORD = "smoki-demo-2026"
 DEMO_USERS = [

@@ -1,39 +1,28 @@
-"""The "moderator" group: exactly the permissions the moderators' desk needs.
+"""The "moderator" group: exactly the permissions the moderators' desks need.
 
 A moderator is a staff user in this group; superuser status is not needed.
-The group is created, and its permissions reset, after every migrate.
+Each app names the permissions its desk needs when it starts
+(``register_permissions``), so this list names no app's models; the group is
+created, and its permissions reset, after every migrate.
 """
 
 from django.contrib.auth.models import Group, Permission
 
 MODERATOR_GROUP = "moderator"
 
-MODERATOR_PERMISSIONS = [
-    ("games", "view_match"),
-    ("games", "moderate_match"),
-    ("games", "view_seat"),
-    ("games", "view_move"),
-    ("games", "view_invitation"),
-    ("games", "view_notification"),
-    ("games", "resend_email"),
-    ("games", "view_chatmessage"),
-    ("games", "moderate_chat"),
-    ("games", "view_report"),
-    ("games", "resolve_report"),
-    ("games", "view_moderationaction"),
-    ("games", "deactivate_user"),
-    ("tournaments", "view_tournament"),
-    ("tournaments", "moderate_tournament"),
-    ("tournaments", "view_entrant"),
-    ("tournaments", "view_round"),
-    ("tournaments", "view_placement"),
+#: (app label, codename) of every permission the group holds; the accounts'
+#: own here, each other app's added by ``register_permissions``.
+MODERATOR_PERMISSIONS: list[tuple[str, str]] = [
     ("auth", "view_user"),
     ("accounts", "view_profile"),
-    ("ladders", "view_ladder"),
-    ("ladders", "view_entry"),
-    ("ladders", "view_challenge"),
-    ("ladders", "moderate_ladder"),
 ]
+
+
+def register_permissions(app_label: str, codenames: list[str]) -> None:
+    """Give the moderators these permissions of ``app_label`` (its ``ready``)."""
+    for codename in codenames:
+        if (app_label, codename) not in MODERATOR_PERMISSIONS:
+            MODERATOR_PERMISSIONS.append((app_label, codename))
 
 
 def ensure_moderator_group(**kwargs) -> Group:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import reverse
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
@@ -81,31 +80,3 @@ def ref_for_seat(seat, name: str | None = None, rating: int | None = None) -> Pl
     if seat.user_id is None:
         return PlayerRef(name=name, bot_level=seat.bot_level or "heuristic")
     return PlayerRef(name=name, username=seat.user.username, rating=rating)
-
-
-def short_rating_change(change) -> str:
-    if change is None:
-        return ""
-    return f"{number_format(change.display_after, force_grouping=True)} ({change.delta:+d})"
-
-
-def rating_change_text(change, game_key: str) -> str:
-    """ "Your Nogi rating: 1,512 → 1,538 (+26)", in the active language."""
-    return str(
-        _("Your %(game)s rating: %(before)s → %(after)s (%(delta)s)")
-        % {
-            "game": _game_title(game_key),
-            "before": number_format(change.display_before, force_grouping=True),
-            "after": number_format(change.display_after, force_grouping=True),
-            "delta": f"{change.delta:+d}",
-        }
-    )
-
-
-def _game_title(game_key: str) -> str:
-    from games.engine import registry
-
-    try:
-        return str(registry.get(game_key).title)
-    except KeyError:
-        return game_key

@@ -10,7 +10,7 @@ address, or was looking at the match a moment ago), with the reason in
 ``last_error`` for moderators.
 
 After the commit a pending row is handed to the broker; if that hand-over is
-lost, the outbox relay (``games.correspondence.outbox``) hands it over again. Delivery claims
+lost, the outbox relay (``games.dispatch.outbox``) hands it over again. Delivery claims
 the row (``sending``, committed) before talking to the mail server and
 records the outcome after, each change conditional on the claim it expects:
 a retried or duplicated task finds the row already claimed and does not send
@@ -32,7 +32,7 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import Delivery
-from games.correspondence import kinds, outbox
+from games.dispatch import kinds, outbox
 from games.models import (
     DeliveryStatus,
     Match,

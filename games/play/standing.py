@@ -1,0 +1,64 @@
+"""The players' standing (their ratings) as the matches show it.
+
+The ratings are the players app's (``players.ratings``, OpenSkill), kept up
+to date through ``games.signals``. What a match's pages, rows and emails
+show of them (a player's number, what a finished match changed) is lent to
+this module by that app when it starts (``lend``), so the match machinery
+never imports the app above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from django.core.exceptions import ImproperlyConfigured
+
+
+@dataclass(frozen=True)
+class RatingWords:
+    """What a finished, rated match did to one player's rating, in words."""
+
+    short: str  # "1,538 (+26)", beside a name
+    sentence: str  # "Your Nogi rating: 1,512 → 1,538 (+26)"
+
+
+class Standing(Protocol):
+    def rating_of(self, user_id: int, game_key: str) -> int:
+        """The number a player shows for a game (a newcomer's when unrated)."""
+
+    def ratings_of(self, wanted: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+        """{(user id, game key): number} for every pair wanted, in one query."""
+
+    def changes_in(self, match) -> dict[int, RatingWords]:
+        """{user id: words} of a finished rated match's changes, in one query."""
+
+
+_standing: Standing | None = None
+
+
+def lend(standing: Standing) -> None:
+    """The players app lends its ratings (from its ``ready``)."""
+    global _standing
+    _standing = standing
+
+
+def _lent() -> Standing:
+    if _standing is None:
+        raise ImproperlyConfigured("No app lent the players' standing (is 'players' installed?)")
+    return _standing
+
+
+def rating_of(user_id: int, game_key: str) -> int:
+    return _lent().rating_of(user_id, game_key)
+
+
+def ratings_of(wanted: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    wanted = set(wanted)
+    return _lent().ratings_of(wanted) if wanted else {}
+
+
+def changes_in(match) -> dict[int, RatingWords]:
+    """What ``match`` changed of its players' ratings (none unless it is rated)."""
+    return _lent().changes_in(match) if match.rated else {}
