@@ -23,9 +23,9 @@ def board_with_choices(game, moves: int = 12, seed: str = "seed-1") -> tuple[str
         state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))[0]
     seat = game.current_seats(state)[0]
     names = [f"Player {i}" for i in range(game.min_players)]
-    view = {**game.view(state, seat), "_names": names, "_version": moves}
+    view = presenters.seat_view(game, state, seat, names, moves)
     choices = presenters.choice_level(game.legal_actions(state, seat), view, presenter, [])
-    scene = presenters.scene(presenter, view, seat, names, choices)
+    scene = presenter.scene(view, seat, names, choices)
     context = {
         "board": scene.board,
         "private": scene.private,

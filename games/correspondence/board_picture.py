@@ -44,8 +44,8 @@ def board_html(match, seat: int) -> str:
     presenter = presenters.get(match.game_key)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     names = [s.display_name for s in seats]
-    view = {**game.view(match.state, seat), "_names": names, "_version": match.version}
-    scene = presenters.scene(presenter, view, seat, names, None)
+    view = presenters.seat_view(game, match.state, seat, names, match.version)
+    scene = presenter.scene(view, seat, names, None)
     context = {
         "match": match,
         "game": game,

@@ -47,7 +47,7 @@ from games.models import (
     NotificationKind,
 )
 from games.panel import presenters
-from games.panel.moments import local_moment
+from games.panel.formats import local_moment
 from games.play import standing
 
 logger = logging.getLogger(__name__)
@@ -160,8 +160,8 @@ def email_position(row: Notification) -> dict:
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     names = [s.player_name for s in seats]
-    view = {**game.view(match.state, seat.index), "_names": names, "_version": match.version}
-    board = [str(line) for line in presenters.hook(presenter, "describe_board")(view, names)]
+    view = presenters.seat_view(game, match.state, seat.index, names, match.version)
+    board = [str(line) for line in presenter.describe_board(view, names)]
     last_own = (
         Move.objects.filter(match=match, seat=seat.index, actor_kind="player")
         .order_by("-seq")
@@ -213,7 +213,7 @@ def email_choices(row: Notification) -> list[tuple[str, str]]:
         return []
     presenter = presenters.get(match.game_key)
     names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
-    view = {**game.view(match.state, seat.index), "_names": names, "_version": match.version}
+    view = presenters.seat_view(game, match.state, seat.index, names, match.version)
     level = presenters.choice_level(
         game.legal_actions(match.state, seat.index), view, presenter, []
     )

@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from games.correspondence import compose, delivery
 from games.lobby import listings
 from games.models import DeliveryStatus, Notification, NotificationKind
-from games.panel.moments import local_moment
+from games.panel.formats import local_moment
 
 logger = logging.getLogger(__name__)
 

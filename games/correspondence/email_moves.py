@@ -69,7 +69,7 @@ def describe(match: Match, seats: list, seat: int, action: dict) -> str:
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     names = [s.display_name for s in seats]
-    view = {**game.view(match.state, seat), "_names": names, "_version": match.version}
+    view = presenters.seat_view(game, match.state, seat, names, match.version)
     return " → ".join(str(label) for _key, label in presenter.action_steps(action, view))
 
 

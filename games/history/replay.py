@@ -299,8 +299,8 @@ def replay_page(
     changed = changes(match, before, state, viewer) if before is not None else frozenset()
     names = [seat.display_name for seat in seats]
     log_names = [seat.player_name for seat in seats]
-    view = {**game.view(state, viewer), "_names": names, "_version": step}
-    scene = presenters.scene(presenter, view, viewer, names, None)
+    view = presenters.seat_view(game, state, viewer, names, step)
+    scene = presenter.scene(view, viewer, names, None)
     log = _log(match, log_names, viewer, moves, step)
     base = reverse("match_replay", args=[match.pk])
     for line in log:

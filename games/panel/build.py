@@ -152,7 +152,7 @@ def _scene(
 ) -> dict[str, Any]:
     """The board, its words, the viewer's choices and private part: the
     presenter's one description of what this viewer sees
-    (``presenters.scene``), or, when they have no choices, the board as
+    (``Presenter.scene``), or, when they have no choices, the board as
     already drawn for this version by anyone, with their own private part and
     words (``board_cache_key``, ``viewer_cache_key``; games/jinja.py
     ``draw_board`` keeps what it draws).
@@ -165,7 +165,7 @@ def _scene(
     choosing = my_turn and me.status == "playing"
     if not choosing and kept_boards:
         layer = _changed_layer(changed)
-        viewpoint = presenters.hook(presenter, "board_viewpoint")(viewer)
+        viewpoint = presenter.board_viewpoint(viewer)
         key = context["board_cache_key"] = board_cache_key(match, user, names, layer, viewpoint)
         own = context["viewer_cache_key"] = viewer_cache_key(key, viewer, user)
         drawn = cache.get_many([key, own])
@@ -178,17 +178,19 @@ def _scene(
             )
             return context
         if key in drawn:  # another viewer drew the board: only this viewer's own part
-            view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
-            words, private = presenters.beside_the_board(presenter, view, viewer, names)
-            context.update(board=None, board_html=drawn[key], board_text=words, private=private)
+            view = presenters.seat_view(game, match.state, viewer, names, match.version)
+            beside = presenter.scene(view, viewer, names, None, board=False)
+            context.update(
+                board=None, board_html=drawn[key], board_text=beside.words, private=beside.private
+            )
             return context
     # Presenters also get the seat names and the version, to label choices and
     # to post a move from a click on the board.
-    view = {**game.view(match.state, viewer), "_names": names, "_version": match.version}
+    view = presenters.seat_view(game, match.state, viewer, names, match.version)
     choices = None
     if choosing:
         legal = game.legal_actions(match.state, viewer)
-        choices = presenters.choice_level(legal, view, presenter, path or [])
+        choices = presenter.choice_level(legal, view, path or [])
         if confirms_moves(user, touch):
             # The last click leads to a confirmation instead of posting the move.
             for choice in choices.choices:
@@ -196,7 +198,7 @@ def _scene(
         n = len(choices.choices)
         context["choices_count"] = ngettext("%(n)s choice", "%(n)s choices", n) % {"n": n}
     # The board may draw the current choices where they happen (cells to click).
-    scene = presenters.scene(presenter, view, viewer, names, choices)
+    scene = presenter.scene(view, viewer, names, choices)
     context.update(
         board_template=scene.template,
         board=scene.board,

@@ -15,7 +15,6 @@ from games.models import (
     MatchStatus,
     Seat,
 )
-from games.panel import presenters
 from games.play import standing
 from games.play.standing import RatingWords
 
@@ -46,7 +45,7 @@ def final_banner(
 ) -> FinalBanner:
     """Who won and why, and every seat's score broken down by the game's scoring."""
     result = match.result or {}
-    summary = presenters.hook(presenter, "final_summary")(result, names)
+    summary = presenter.final_summary(result, names)
     dropped = set(result.get("dropped", []))
     n = len(names)
     columns = [str(column) for column in summary.get("columns", [])]

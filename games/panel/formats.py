@@ -1,16 +1,40 @@
-"""How the pages write durations, moments and log lines: the same in the
-Django templates (the ``smoki`` tag library) and in the Jinja2 panel."""
+"""How the pages and emails write durations, moments and log lines: the same
+in the Django templates (the ``smoki`` tag library), the Jinja2 panel and
+the emails.
+
+Moments are shown in the reader's zone, and never two alike for two times:
+when daylight saving time ends, one hour of wall-clock time happens twice
+(in Europe/Warsaw, 02:30 is first CEST, then CET an hour later). A deadline
+in that hour would read the same for both instants, so there the zone's
+abbreviation (or its offset, for zones without one) is shown too."""
 
 import re
 from datetime import datetime, timedelta
 
+from django.utils import formats as django_formats
+from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
 
-from games.panel.moments import local_moment
+
+def is_ambiguous(local: datetime) -> bool:
+    """Whether this wall-clock time occurs twice in its zone."""
+    other = local.replace(fold=1 - local.fold)
+    return other.utcoffset() != local.utcoffset()
+
+
+def local_moment(value: datetime | None, fmt: str = "DATETIME_FORMAT") -> str:
+    """``value`` in the active zone and language; with the zone where ambiguous."""
+    if value is None:
+        return ""
+    local = timezone.localtime(value)
+    text = django_formats.date_format(local, fmt)
+    if is_ambiguous(local):
+        text = f"{text} {local.tzname()}"
+    return text
 
 
 def duration(value) -> str:

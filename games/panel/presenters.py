@@ -1,8 +1,15 @@
-"""Glue to each game's presenter (named by the game's registration).
+"""Each game's presenter (named by the game's registration), as the site uses it.
 
 A presenter turns a game's ``view`` into template context and never sees the
-raw state. The selectors add two keys to the view for it: ``_names`` (seat
+raw state. ``seat_view`` adds two keys to the view for it: ``_names`` (seat
 names) and ``_version`` (the match version, for moves posted from the board).
+
+The site asks a game's ``Presenter`` (``get``, one per game and process) one
+question per drawing: ``scene(view, viewer, names, choices)``, everything the
+viewer sees of the position (the board, its words, the choices, the private
+part). The object finds the presenter module's hooks once, each the module's
+own or the site's default, so no caller looks a hook up.
+
 A presenter module must define all of:
 
 - ``BOARD_TEMPLATE``: the Jinja2 template (``games/<key>/board.jinja``, games/jinja.py)
@@ -31,7 +38,7 @@ A presenter module must define all of:
 - ``SUMMARY``: one sentence (``gettext_lazy``, in the game's catalogue) of what
   the game is about, under its name on the lobby tile.
 
-Optional, with a default here (``hook(module, name)`` finds either):
+Optional, with a default here (``Presenter`` finds either):
 
 - ``final_summary(result, names) -> dict`` (reason, columns, cells): why the match ended and
   the score broken down by the game's scoring, for the end-of-match banner;
@@ -56,10 +63,6 @@ Optional, with a default here (``hook(module, name)`` finds either):
   parts for the seat it is seen from ("you are attacked"), what the board
   cache key names of the viewer (``viewer`` is a seat or None); by default
   "", every viewer alike.
-- ``scene(view, viewer, names, choices) -> Scene``: the whole of what this
-  viewer sees of the position in one description (below); by default built
-  from ``BOARD_TEMPLATE``, ``board_context``, ``describe_board`` and
-  ``private_context``.
 - ``PIECE_SELECTOR``: the CSS selector of a piece on the board (a knight, a
   hero, a card). The phone test (tests/e2e/test_e2e_phone.py) measures every
   piece it finds at 390 px and at a desktop's width: each must be at least
@@ -163,65 +166,87 @@ class Scene:
     drawn for that seat alone."""
 
     template: str
-    board: dict
+    board: dict | None
     words: list[str]
     choices: ChoiceLevel | None
     private: Private | None = None
 
 
-def default_scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
-    """The scene from a presenter's separate hooks."""
-    return Scene(
-        template=module.BOARD_TEMPLATE,
-        board=module.board_context(view, viewer, names, choices),
-        words=hook(module, "describe_board")(view, names),
-        choices=choices,
-        private=private(module, view, viewer, names, choices),
-    )
+def seat_view(game, state, viewer: int | None, names: list[str], version: int) -> dict:
+    """What ``viewer`` (a seat, or None for a spectator) may see of ``state``,
+    with the seat names and the version the presenter labels and posts with."""
+    return {**game.view(state, viewer), "_names": names, "_version": version}
 
 
-def private(module, view: dict, viewer, names: list[str], choices) -> Private | None:
-    """The viewer's private part: the presenter's ``private_context`` drawn by
-    its ``PRIVATE_TEMPLATE``, or None (a spectator; a game without one)."""
-    context = hook(module, "private_context")(view, viewer, names, choices)
-    if context is None:
-        return None
-    return Private(template=module.PRIVATE_TEMPLATE, context=context)
+class Presenter:
+    """A game's presenter module, as every page, email and picture uses it.
+
+    ``scene`` is the one call that draws a position for a viewer; the other
+    methods serve the log (``describe_event``), the end banner
+    (``final_summary``), the catch-up and replay marks (``changed``), the
+    choices (``choice_level``) and the cache key (``board_viewpoint``). A
+    name the module defines beyond the contract is read from the module."""
+
+    def __init__(self, module):
+        missing = [name for name in REQUIRED if not hasattr(module, name)]
+        if missing:
+            raise TypeError(f"{module.__name__} lacks {', '.join(missing)}.")
+        self.module = module
+        self.BOARD_TEMPLATE = module.BOARD_TEMPLATE
+        self.SENTENCES_NAME_THE_ACTOR = module.SENTENCES_NAME_THE_ACTOR
+        self.ICON = module.ICON
+        self.SUMMARY = module.SUMMARY
+        self.PIECE_SELECTOR = getattr(module, "PIECE_SELECTOR", OPTIONAL["PIECE_SELECTOR"])
+        self.describe_event = module.describe_event
+        self.action_steps = module.action_steps
+        self.changed = module.changed
+        self.final_summary = _hook(module, "final_summary")
+        self.describe_board = _hook(module, "describe_board")
+        self.board_viewpoint = _hook(module, "board_viewpoint")
+        self.how_to_play_figure = _hook(module, "how_to_play_figure")
+        self.board_context = module.board_context
+        self.private_context = _hook(module, "private_context")
+
+    def __getattr__(self, name: str):
+        return getattr(self.module, name)
+
+    def scene(self, view: dict, viewer, names: list[str], choices, *, board: bool = True) -> Scene:
+        """What ``viewer`` sees of the position, in one description.
+
+        ``board=False``: for a viewer without choices whose board someone drew
+        already for this version (``games.panel.build``), everything but the
+        board itself (``Scene.board`` is then None), which is not built."""
+        private = None
+        context = self.private_context(view, viewer, names, choices)
+        if context is not None:
+            private = Private(template=self.module.PRIVATE_TEMPLATE, context=context)
+        return Scene(
+            template=self.BOARD_TEMPLATE,
+            board=self.board_context(view, viewer, names, choices) if board else None,
+            words=self.describe_board(view, names),
+            choices=choices,
+            private=private,
+        )
+
+    def choice_level(self, legal: list[dict], view: dict, path: list[str]) -> ChoiceLevel:
+        """The next clicks among ``legal`` after ``path`` (``choice_level``)."""
+        return choice_level(legal, view, self, path)
 
 
-def scene(module, view: dict, viewer, names: list[str], choices) -> Scene:
-    """The presenter's ``scene`` if it draws one itself, else the default."""
-    own = getattr(module, "scene", None)
-    if own is not None:
-        return own(view, viewer, names, choices)
-    return default_scene(module, view, viewer, names, choices)
-
-
-def beside_the_board(
-    module, view: dict, viewer, names: list[str]
-) -> tuple[list[str], Private | None]:
-    """The board in words and the private part of a viewer without choices,
-    for a board someone has drawn already for the version: what a scene holds
-    apart from the board itself, without building the board."""
-    if getattr(module, "scene", None) is not None:
-        whole = scene(module, view, viewer, names, None)
-        return whole.words, whole.private
-    words = hook(module, "describe_board")(view, names)
-    return words, private(module, view, viewer, names, None)
-
-
-def hook(module, name: str):
-    """The presenter's optional hook ``name``, or the site's default for it."""
+def _hook(module, name: str):
+    """The presenter module's optional hook ``name``, or the site's default for it."""
     return getattr(module, name, OPTIONAL[name])
 
 
-def get(game_key: str):
-    """The presenter module of ``game_key``; refuses one that lacks a required name."""
-    module = registry.registration(game_key).presenter_module()
-    missing = [name for name in REQUIRED if not hasattr(module, name)]
-    if missing:
-        raise TypeError(f"{module.__name__} lacks {', '.join(missing)}.")
-    return module
+def get(game_key: str) -> Presenter:
+    """The presenter of ``game_key``; refuses a module that lacks a required name."""
+    return _presenter_of(registry.registration(game_key).presenter_module())
+
+
+@lru_cache(maxsize=64)
+def _presenter_of(module) -> Presenter:
+    """One ``Presenter`` per presenter module and process."""
+    return Presenter(module)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,6 @@ def how_to_play_figure(context, name):
     drawn by the game's own Jinja2 templates as its board draws the same things; the
     presenter's ``how_to_play_figure(name)`` gives the template and its context."""
     presenter = presenters.get(context["game"].key)
-    template, values = presenters.hook(presenter, "how_to_play_figure")(name)
+    template, values = presenter.how_to_play_figure(name)
     drawn = engines["jinja2"].env.get_template(template).render(values)
     return mark_safe(drawn)  # escaped by the environment

@@ -28,8 +28,8 @@ def _names(n: int) -> list[str]:
 
 
 def _describe(game, presenter, state, viewer, names):
-    view = {**game.view(state, viewer), "_names": names, "_version": 1}
-    return presenters.hook(presenter, "describe_board")(view, names)
+    view = presenters.seat_view(game, state, viewer, names, 1)
+    return presenter.describe_board(view, names)
 
 
 def _positions(key):
@@ -86,6 +86,6 @@ def test_the_final_summary_has_a_row_per_seat(key):
     game, n, positions = _positions(key)
     result = game.result(positions[-1])
     assert result is not None, f"{key}: the bot game did not end"
-    summary = presenters.hook(presenters.get(key), "final_summary")(result.to_json(), _names(n))
+    summary = presenters.get(key).final_summary(result.to_json(), _names(n))
     assert len(summary["cells"]) == n
     assert all(len(row) == len(summary["columns"]) for row in summary["cells"])

@@ -40,12 +40,12 @@ def _names(n: int) -> list[str]:
 
 
 def _view(game, state, viewer, names, step):
-    return {**game.view(state, viewer), "_names": names, "_version": step}
+    return presenters.seat_view(game, state, viewer, names, step)
 
 
 def _drawn_marks(presenter, view, viewer, names, changed) -> set[str]:
     """The keys the board marks when drawn with ``changed`` highlighted."""
-    scene = presenters.scene(presenter, view, viewer, names, None)
+    scene = presenter.scene(view, viewer, names, None)
     template = engines["jinja2"].env.get_template(scene.template)
     html = template.render(
         {

@@ -51,7 +51,7 @@ def _drawn(template, scene, viewer, step):
 def test_a_board_without_choices_is_the_same_for_every_viewer_of_a_viewpoint(key):
     game, presenter = registry.get(key), presenters.get(key)
     template = engines["jinja2"].env.get_template(presenter.BOARD_TEMPLATE)
-    viewpoint = presenters.hook(presenter, "board_viewpoint")
+    viewpoint = presenter.board_viewpoint
     rng = random.Random(key)
     compared = private_parts = 0
     with translation.override("en"):
@@ -63,8 +63,8 @@ def test_a_board_without_choices_is_the_same_for_every_viewer_of_a_viewpoint(key
                     break
                 boards: dict[str, tuple[object, str]] = {}
                 for viewer in [None, *range(n)]:
-                    view = {**game.view(state, viewer), "_names": names, "_version": step}
-                    scene = presenters.scene(presenter, view, viewer, names, None)
+                    view = presenters.seat_view(game, state, viewer, names, step)
+                    scene = presenter.scene(view, viewer, names, None)
                     public, own = _drawn(template, scene, viewer, step)
                     if viewer is None:
                         assert own == "", "a spectator has no private part"

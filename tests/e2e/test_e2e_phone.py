@@ -31,7 +31,7 @@ SMALLEST_PIECE = 24  # px, both ways, the brief's "readable and tappable"
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_every_piece_is_at_least_24_px_on_a_phone_and_a_desktop(key, live_server, window):
-    selector = presenters.hook(presenters.get(key), "PIECE_SELECTOR")
+    selector = presenters.get(key).PIECE_SELECTOR
     assert selector, f"{key}'s presenter declares no PIECE_SELECTOR"
     game = registry.get(key)
     user = make_player(f"{key[:10]}-phone")

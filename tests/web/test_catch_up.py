@@ -166,8 +166,12 @@ def test_a_highlighted_board_is_the_one_scene_built_for_the_page(
     Seat.objects.filter(match=match, user=alice).update(last_seen_at=None)
     cache.clear()
     built = []
-    scene = presenters.scene
-    monkeypatch.setattr(presenters, "scene", lambda *args: built.append(args) or scene(*args))
+    scene = presenters.Presenter.scene
+    monkeypatch.setattr(
+        presenters.Presenter,
+        "scene",
+        lambda self, *args, **kw: built.append(args) or scene(self, *args, **kw),
+    )
     body = _client(alice).get(reverse("match_detail", args=[match.pk])).content.decode()
     assert 'data-changed="' in body
     assert len(built) == 1

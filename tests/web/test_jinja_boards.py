@@ -257,12 +257,12 @@ def test_nogis_fields_and_dice_drawn_once_are_those_drawn_afresh(language, monke
             if not seats:
                 break
             for viewer in (None, 0, 1, 2):
-                view = {**game.view(state, viewer), "_names": names, "_version": step}
+                view = presenters.seat_view(game, state, viewer, names, step)
                 choices = None
                 if viewer in seats:
                     legal = game.legal_actions(state, viewer)
-                    choices = presenters.choice_level(legal, view, presenter, [])
-                scene = presenters.scene(presenter, view, viewer, names, choices)
+                    choices = presenter.choice_level(legal, view, [])
+                scene = presenter.scene(view, viewer, names, choices)
                 context = {
                     "board": scene.board,
                     "choices": scene.choices,

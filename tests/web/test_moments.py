@@ -8,7 +8,7 @@ from django.utils import timezone, translation
 from games.correspondence import compose
 from games.lobby import services as lobby
 from games.models import Match, Notification, NotificationKind
-from games.panel.moments import local_moment
+from games.panel.formats import local_moment
 
 # On 25 October 2026 Warsaw's clocks go back from 03:00 CEST to 02:00 CET:
 # 00:30 and 01:30 UTC are both 02:30 on the wall.

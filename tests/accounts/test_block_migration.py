@@ -1,0 +1,54 @@
+"""Blocking moves from the players app to the accounts app
+(``accounts/migrations/0008_block.py``, ``players/migrations/0003_...``):
+the table and its rows stay, and the content type follows the model, so the
+permissions attached to it are the same rows."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("players", "0002_rating_active"), ("accounts", "0007_confusable_name_keys")]
+AFTER = [("players", "0003_block_moves_to_accounts")]
+
+
+#: Applied all along; named so the historical models are today's.
+SETTLED = [
+    ("contenttypes", "0002_remove_content_type_name"),
+    ("auth", "0012_alter_user_first_name_max_length"),
+]
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets + SETTLED)
+    return executor.loader.project_state(targets + SETTLED).apps
+
+
+def test_blocks_and_their_permissions_stay_when_the_model_moves():
+    old = _migrate(BEFORE)
+    User = old.get_model("auth", "User")
+    Block = old.get_model("players", "Block")
+    ContentType = old.get_model("contenttypes", "ContentType")
+    Permission = old.get_model("auth", "Permission")
+    alice = User.objects.create(username="alice")
+    bob = User.objects.create(username="bob")
+    Block.objects.create(blocker=alice, blocked=bob)
+    ContentType.objects.filter(app_label="accounts", model="block").delete()
+    content_type, _ = ContentType.objects.get_or_create(app_label="players", model="block")
+    permission, _ = Permission.objects.get_or_create(
+        content_type=content_type, codename="view_block", defaults={"name": "Can view block"}
+    )
+
+    new = _migrate(AFTER)
+    moved = new.get_model("accounts", "Block")
+    assert list(moved.objects.values_list("blocker__username", "blocked__username")) == [
+        ("alice", "bob")
+    ]
+    permission = new.get_model("auth", "Permission").objects.get(pk=permission.pk)
+    assert permission.content_type.app_label == "accounts"
+    assert "players_block" in connection.introspection.table_names()
