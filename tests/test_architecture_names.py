@@ -1,21 +1,26 @@
-"""docs/architecture.md names only code that exists.
+"""Every page under docs/ names only code that exists.
 
-The page is how a newcomer finds their way (the road a move travels, which
-module does what), so a name in it that the code no longer has sends them
-looking for nothing. Every name it writes in backticks as code is checked:
+The docs are how a newcomer finds their way (the road a move travels, which
+module does what, how a ladder or a tournament is built), so a name in them
+that the code no longer has sends them looking for nothing. Every name a
+page writes in backticks as code is checked:
 
-- a path to a file or folder (``games/services.py``, ``games/engine/``) exists;
-- ``path.py: name`` (``games/selectors.py: stamp_for``) defines ``name``
+- a path to a file or folder (``games/play/services.py``, ``games/engine/``) exists;
+- ``path.py: name`` (``games/play/access.py: stamp_for``) defines ``name``
   (a function, class or assignment anywhere in the file);
-- a dotted name whose start is one of the site's modules
-  (``services.submit_action``, ``games.signals.match_ended``,
-  ``presenters.hook(module, name)``) resolves: the module imports and has
-  the attribute. A bare module name is looked up under ``games``,
-  ``accounts`` and ``players`` (``selectors.x`` passes when one of them has
-  ``x``). ``accounts.Profile`` names a model of an app.
+- a dotted name whose start is one of the site's packages
+  (``games.signals.match_ended``, ``ladders.services.challenge``) resolves:
+  the module imports and has the attribute. A name that starts with a
+  module's own name (``build.match_panel``, ``services.submit_action``,
+  ``lobby.services.rotated``) passes when one module of that name, in any of
+  the site's packages, has the attribute. ``accounts.Profile`` names a model
+  of an app.
 
-Names with a placeholder (``<package>``) and bare file names (``bot.py``,
-each game's own) are not checked.
+Names with a placeholder (``<package>``), bare file names (``bot.py``,
+each game's own), a permission (``games.moderate_match``: an app's label and
+a permission codename of its models), a system check's id (``smoki.E001``)
+and, in the rules' pages (``docs/rules/``), the state's own dotted fields are
+not checked as modules.
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ import re
 from functools import cache
 from pathlib import Path
 
+import pytest
 from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENT = ROOT / "docs" / "architecture.md"
-PACKAGES = ("games", "accounts", "players", "config")
+DOCUMENTS = sorted((ROOT / "docs").rglob("*.md"))
+PACKAGES = ("games", "accounts", "players", "ladders", "tournaments", "core", "config")
 CODE = re.compile(r"`([^`\n]+)`")
 PATH = re.compile(r"^(?:[\w.-]+/)+(?:[\w.-]+\.py)?$|^(?:[\w-]+/)+$")
 PATH_AND_NAME = re.compile(r"^((?:[\w-]+/)+[\w-]+\.py): (\w+)$")
@@ -62,34 +68,75 @@ def _module(dotted: str):
         return None
 
 
+@cache
+def _all_modules() -> tuple[str, ...]:
+    """Every module of the site's packages, by dotted name (not the tests')."""
+    found = []
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "migrations" in parts or "templates" in parts:
+                continue
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return tuple(sorted(found))
+
+
+def _attribute(module, rest: list[str]) -> bool:
+    target = module
+    for name in rest:
+        target = getattr(target, name, None)
+        if target is None:
+            return False
+    return True
+
+
 def _resolves(dotted: str) -> bool | None:
     """True or False for a name that starts with one of the site's modules,
     None for anything else (a model's field, a class of a game)."""
     parts = dotted.split(".")
-    explicit = parts[0] in PACKAGES
-    starts = [parts] if explicit else [[package, *parts] for package in PACKAGES[:3]]
-    shortest = 1 if explicit else 2  # "Match.state" is no module of games
-    seen_a_module = False
-    for candidate in starts:
-        for cut in range(len(candidate), shortest - 1, -1):
-            module = _module(".".join(candidate[:cut]))
+    if parts[0] in PACKAGES:
+        for cut in range(len(parts), 0, -1):
+            module = _module(".".join(parts[:cut]))
             if module is None:
                 continue
-            rest = candidate[cut:]
+            rest = parts[cut:]
+            if cut == 1 and parts[0] != "config" and len(rest) == 1:
+                models = apps.get_app_config(parts[0]).get_models()
+                if any(model.__name__ == rest[0] for model in models):
+                    return True  # "accounts.Profile": a model of the app
+            return _attribute(module, rest)
+        return False
+    seen_a_module = False
+    for cut in range(len(parts) - 1, 0, -1):
+        suffix = "." + ".".join(parts[:cut])
+        for name in _all_modules():
+            if not name.endswith(suffix):
+                continue
+            module = _module(name)
+            if module is None:
+                continue
             seen_a_module = True
-            app = cut == 1 and parts[0] != "config"
-            models = apps.get_app_config(parts[0]).get_models() if app else []
-            if len(rest) == 1 and any(model.__name__ == rest[0] for model in models):
-                return True  # "accounts.Profile": a model of the app
-            target = module
-            for name in rest:
-                target = getattr(target, name, None)
-                if target is None:
-                    break
-            else:
+            if _attribute(module, parts[cut:]):
                 return True
-            break
-    return False if seen_a_module else None
+        if seen_a_module:
+            return False
+    return None
+
+
+CHECK_ID = re.compile(r"^\w+\.[EW]\d{3}$")
+
+
+@cache
+def _permissions() -> frozenset[str]:
+    """Every permission of the site's models, as ``app_label.codename``."""
+    found = set()
+    for model in apps.get_models():
+        meta = model._meta
+        for action in meta.default_permissions:
+            found.add(f"{meta.app_label}.{action}_{meta.model_name}")
+        for codename, _name in meta.permissions:
+            found.add(f"{meta.app_label}.{codename}")
+    return frozenset(found)
 
 
 def problems(names: list[str]) -> list[str]:
@@ -108,6 +155,8 @@ def problems(names: list[str]) -> list[str]:
         elif PATH.match(name) and name.split("/")[0] in (*PACKAGES, "tests", "tools", "docs"):
             if not (ROOT / name).exists():
                 found.append(f"{name}: no such file or folder")
+        elif name in _permissions() or CHECK_ID.match(name):
+            continue
         elif (
             DOTTED.match(name)
             and not name.endswith(".py")
@@ -117,27 +166,40 @@ def problems(names: list[str]) -> list[str]:
     return found
 
 
-def test_every_module_and_function_the_architecture_page_names_exists():
-    assert problems(code_names(DOCUMENT.read_text())) == []
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_module_and_function_a_page_names_exists(document):
+    names = code_names(document.read_text())
+    if document.parent.name == "rules":  # the state's own fields are dotted too
+        names = [name for name in names if not DOTTED.match(name)]
+    assert problems(names) == []
 
 
 def test_the_check_catches_a_name_the_code_does_not_have():
     made_up = [
         "games/no_such_module.py",
-        "games/services.py: no_such_function",
+        "games/play/services.py: no_such_function",
         "services.no_such_function",
         "games.no_such_module.thing",
-        "selectors.no_such_selector(match)",
+        "build.no_such_selector(match)",
+        "ladders.services.no_such_service",
+        "tournaments/no_such_module.py",
+        "games/services.py",  # where the move path lived before games/play/
     ]
     assert len(problems(made_up)) == len(made_up)
     real = [
-        "games/services.py",
+        "games/play/services.py",
         "games/engine/",
-        "games/selectors.py: stamp_for",
-        "selectors.match_panel",
-        "presenters.hook(module, name)",
+        "games/play/access.py: stamp_for",
+        "build.match_panel",
+        "services.submit_action",
+        "lobby.services.rotated",
+        "presenters.Presenter",
         "games.signals.match_ended",
+        "ladders.services.challenge",
+        "tournaments/pairing.py",
         "accounts.Profile",
+        "games.moderate_match",  # a permission
+        "smoki.E001",  # a system check's id
         "Match.has_chat",  # a model's attribute: not a module's, not checked
     ]
     assert problems(real) == []

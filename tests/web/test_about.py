@@ -54,7 +54,7 @@ def test_the_vendored_icons_are_the_ones_the_tool_lists_and_only_paths():
         import vendor_icons
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    data = json.loads((ROOT / "games" / "game_icons.json").read_text())
+    data = json.loads((ROOT / "games" / "panel" / "game_icons.json").read_text())
     assert {n: i["author"] for n, i in data["icons"].items()} == vendor_icons.ICONS
     assert set(vendor_icons.ICONS.values()) <= set(data["authors"])
     for name, icon in data["icons"].items():

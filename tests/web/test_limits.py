@@ -87,7 +87,7 @@ def test_parallel_hits_never_slip_under_the_limit_in_local_memory():
 HITS_IN_A_FRESH_PROCESS = """
 import django
 django.setup()
-from games import limits
+from core import limits
 limit = limits.Limit("test-processes", 7, {window})
 print(sum(limits.hit(limit, "someone") for _ in range(5)))
 """

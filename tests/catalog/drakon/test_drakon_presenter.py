@@ -19,6 +19,7 @@ from django.utils import translation
 from games.catalog.drakon import presenter
 from games.catalog.drakon.builders import build_state
 from games.catalog.drakon.rules import GAME
+from games.panel import presenters
 
 COORDINATES = re.compile(r"-?\d+,-?\d+")
 
@@ -105,7 +106,7 @@ def test_placing_a_tile_draws_a_ghost_at_every_rotation_offered(edition):
     legal = GAME.legal_actions(state, 0)
     place = next(a for a in legal if a["type"] == "place" and a["rot"] != 0)
     path = [f"tile-{place['tile']}", f"cell-{place['at']}"]
-    level = presenter.choice_level(legal, view, path)
+    level = presenters.choice_level(legal, view, presenter, path)
     board = presenter.board_context(view, 0, ["Ann", "Bob"], level)
     rots = sorted(a["rot"] for a in legal if a["type"] == "place" and a["at"] == place["at"])
     pattern = view["me"]["hand"][0]["pattern"]
@@ -122,7 +123,7 @@ def test_placing_a_tile_draws_a_ghost_at_every_rotation_offered(edition):
     assert {(g["x"], g["y"]) for g in board["ghosts"]} == {
         (entrance.x + x * cell, entrance.y - y * cell)
     }
-    top = presenter.choice_level(legal, view, [])
+    top = presenters.choice_level(legal, view, presenter, [])
     assert presenter.board_context(view, 0, ["Ann", "Bob"], top)["ghosts"] == []
 
 
@@ -134,7 +135,7 @@ def test_the_rotate_room_draws_the_turned_chamber_as_a_ghost_at_every_turn(editi
     legal = GAME.legal_actions(state, 0)
     turns = [a["turns"] for a in legal if a["type"] == "rotate" and a["at"] == "0,-1"]
     assert turns == [1, 2, 3]
-    level = presenter.choice_level(legal, view, ["rotate-0,-1"])
+    level = presenters.choice_level(legal, view, presenter, ["rotate-0,-1"])
     board = presenter.board_context(view, 0, ["Ann", "Bob"], level)
     room = next(r for r in view["board"] if r["at"] == "0,-1")
     assert ghost_arrows(board) == [
@@ -151,7 +152,7 @@ def test_a_rotation_awaiting_confirmation_is_the_only_ghost():
     legal = GAME.legal_actions(state, 0)
     place = next(a for a in legal if a["type"] == "place" and a["rot"] != 0)
     path = [f"tile-{place['tile']}", f"cell-{place['at']}", f"rot-{place['rot']}"]
-    level = presenter.choice_level(legal, view, path)
+    level = presenters.choice_level(legal, view, presenter, path)
     assert level.confirm is not None and not level.choices
     board = presenter.board_context(view, 0, ["Ann", "Bob"], level)
     pattern = view["me"]["hand"][0]["pattern"]
@@ -163,7 +164,9 @@ def test_the_board_template_draws_each_ghost_and_ties_it_to_its_rotation_button(
     view = view_of(state, 0)
     legal = GAME.legal_actions(state, 0)
     place = next(a for a in legal if a["type"] == "place" and a["rot"] != 0)
-    level = presenter.choice_level(legal, view, [f"tile-{place['tile']}", f"cell-{place['at']}"])
+    level = presenters.choice_level(
+        legal, view, presenter, [f"tile-{place['tile']}", f"cell-{place['at']}"]
+    )
     board = presenter.board_context(view, 0, ["Ann", "Bob"], level)
     html = render_to_string(
         presenter.BOARD_TEMPLATE, {"board": board, "match": SimpleNamespace(pk=1, version=1)}
