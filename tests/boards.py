@@ -1,4 +1,4 @@
-"""A board to draw, with choices, for each game (tests/web/test_jinja_boards.py
+"""A board to draw, with choices, for each game (tests/panel/test_jinja_boards.py
 and tests/load/jinja_lookup_bench.py)."""
 
 from __future__ import annotations

@@ -114,3 +114,14 @@ def inside_one_window(margin: float = 90, window: int = 3600) -> None:
     left = window - time.time() % window
     if left < margin:
         time.sleep(left + 1)
+
+
+@pytest.fixture
+def traveller():
+    """Time stands still at ``tests.clock.START`` until the test moves it on."""
+    import time_machine
+
+    from tests.clock import START
+
+    with time_machine.travel(START, tick=False) as traveller:
+        yield traveller

@@ -1,5 +1,5 @@
 """A Nogi match a few moves in and the checks the move races share
-(tests/services/test_race_postgres.py through the service,
+(tests/play/test_race_postgres.py through the service,
 tests/web/test_race_postgres.py through the view)."""
 
 from __future__ import annotations

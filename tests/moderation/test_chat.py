@@ -47,7 +47,7 @@ def test_spectators_read_but_cannot_write(started_match, alice, make_user):
 
 
 def test_a_message_over_the_limit_is_answered_429(started_match, alice):
-    """The limit itself (per player and match) is the service's: tests/services/test_chat.py."""
+    """The limit itself (per player and match) is the service's: tests/play/test_chat.py."""
     for i in range(chat.RATE_LIMIT):
         chat.post_message(alice, started_match, f"line {i}")
     response = client_for(alice).post(

@@ -4,7 +4,7 @@ the others 409 with the stale-version message, and the log and state are
 those of the one move applied.
 
 The threads start together (``free``) or queue behind the match row's lock
-(``queued``), as in tests/services/test_race_postgres.py, which races the
+(``queued``), as in tests/play/test_race_postgres.py, which races the
 service itself. SQLite serialises writers differently, so this module needs
 PostgreSQL.
 """

@@ -1,21 +1,14 @@
-"""The clock's tests run at a fixed moment that each test moves on by hand."""
+"""The clock's tests run at a fixed moment that each test moves on by hand
+(the ``traveller`` fixture, in tests/conftest.py, starts there)."""
 
 from datetime import timedelta
 
-import pytest
-import time_machine
 from django.utils import timezone
 
 from games.lobby import services as lobby
 
 START = timezone.datetime(2026, 3, 2, 12, 0, tzinfo=timezone.UTC)
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def traveller():
-    with time_machine.travel(START, tick=False) as traveller:
-        yield traveller
 
 
 def two_player(alice, bob, **kwargs):

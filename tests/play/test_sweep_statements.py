@@ -20,7 +20,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.play import timeouts
-from tests.tasks.conftest import DAY, START, two_player
+from tests.clock import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
 

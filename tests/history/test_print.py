@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.lobby import services as lobby
 from games.models import MatchStatus
-from tests.web.test_replay import play, start
+from tests.history.test_replay import play, start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.test import override_settings
 from games import tasks
 from games.models import Match, Move
 from games.play import timeouts
-from tests.tasks.conftest import DAY, START, two_player
+from tests.clock import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
 LATE = START + DAY + timedelta(minutes=1)

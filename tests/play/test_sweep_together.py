@@ -16,7 +16,7 @@ from games import tasks
 from games.dispatch import notifications, outbox
 from games.models import Move, Notification
 from games.play import timeouts
-from tests.tasks.conftest import DAY, START, two_player
+from tests.clock import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
 LATE = START + DAY + timedelta(minutes=1)

@@ -27,8 +27,8 @@ from games.models import (
 )
 from games.play import services, timeouts
 from games.play import vacation as vacations
+from tests.clock import DAY, START, two_player
 from tests.conftest import play_one, user_to_move
-from tests.tasks.conftest import DAY, START, two_player
 
 pytestmark = pytest.mark.django_db
 HOUR = timedelta(hours=1)
