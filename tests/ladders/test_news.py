@@ -90,8 +90,8 @@ def test_an_expiry_tells_both_players_once_however_often_the_task_runs(ladder_of
     assert news() == [("p1", "expired_against", "2"), ("p3", "expired", "1")]
     assert f"Your challenge on the {DRAKO} ladder was not answered" in _email_of(p3).subject
     message = _email_of(p1)
-    assert "Výzva v žebříčku Drako: Drak a trpaslíci zůstala bez vaší odpovědi" in message.subject
-    assert "teď jste na místě 2" in message.body
+    assert "Výzva v žebříčku Drako: Drak a trpaslíci zůstala bez tvé odpovědi" in message.subject
+    assert "teď jsi na místě 2" in message.body
 
 
 def test_a_won_challenge_tells_the_challenger_and_a_lost_one_nothing(ladder_of):
