@@ -1,6 +1,7 @@
 """The sentences a reading against the rulebooks found ungrammatical or machine-like
-(issue "The printed game's words on the site"), and the Drako refusals and prompts that
-show a number of steps, which take the language's plural forms."""
+(issues "The printed game's words on the site" and "The words, second pass"), and the
+Drako refusals and prompts that show a number of steps, which take the language's plural
+forms."""
 
 from __future__ import annotations
 
@@ -34,7 +35,13 @@ FIXED = [
     ("seven_dragons", "cs", "stejné skupiny se o výhru dělí", "se stejně velkými skupinami"),
     ("seven_dragons", "cs", "passuje", "hlásí pas"),
     ("seven_dragons", "cs", "passovat", "hlásit pas"),
-]
+    # issue "The words, second pass": the tournament form's error, no longer the
+    # English word for word
+    ("site", "pl", "najmniejsza liczba nie większa od największej",
+     "a najmniejsza nie może być większa od największej"),
+    ("site", "cs", "nejmenší počet ne vyšší než největší",
+     "a nejmenší nesmí být vyšší než největší"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("package", "language", "wrong", "right"), FIXED)

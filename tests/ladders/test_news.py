@@ -74,7 +74,7 @@ def test_a_decline_tells_the_challenger_their_new_place_in_their_language(ladder
     assert order() == ["p3", "p1", "p2"]
     assert news() == [("p3", "declined", "1")]
     message = _email_of(p3)
-    assert "odrzuca Twoje wyzwanie na drabince Drako: Smok i krasnoludy" in message.subject
+    assert "odrzuca twoje wyzwanie na drabince Drako: Smok i krasnoludy" in message.subject
     assert "jesteś teraz na miejscu 1" in message.body
     assert reverse("ladder_detail", args=["drako"]) in message.body
 

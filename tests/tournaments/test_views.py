@@ -163,7 +163,7 @@ def test_the_messages_speak_the_players_language(client, people):
         follow=True,
         headers={"accept-language": "pl"},
     )
-    assert "Zapisano cię." in response.content.decode()
+    assert "Jesteś w turnieju." in response.content.decode()
 
 
 def test_the_forms_maxima_are_the_settings(client, people, settings):
