@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 
+import polib
 import pytest
 
 from tests.catalog.glossary import (
@@ -129,6 +130,21 @@ WRONG_WORDS = [
 ]  # fmt: skip
 
 
+def _inject(path, english: str, right: str, wrong: str) -> None:
+    """Put ``wrong`` for ``right`` into the translation lines of the entry ``english``."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f'msgid "{english}"') if f'msgid "{english}"' in lines else None
+    if start is None:  # a long msgid is wrapped: find it by polib's line number
+        item = next(item for item in polib.pofile(str(path)) if item.msgid == english)
+        start = item.linenum - 1
+    index = next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr"))
+    while right not in lines[index]:
+        index += 1
+        assert lines[index].startswith(("msgstr", '"')), f"{right!r} is not in {english!r}"
+    lines[index] = lines[index].replace(right, wrong, 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
 def _entry(entries: list[Entry], english: str) -> Entry:
     matching = [entry for entry in entries if entry.msgid == english]
     assert len(matching) == 1, f"no single entry {english!r}"
@@ -145,10 +161,7 @@ def test_a_wrong_word_put_into_a_copy_of_the_catalogues_is_reported(
     entry = _entry(read_po(path, key), english)
     assert right in entry.text, f"the catalogue no longer says {right!r}: {entry.text!r}"
     assert not catalogue_mismatches(key, language, tmp_path), "the copy is off already"
-    source = path.read_text(encoding="utf-8")
-    line = f'msgstr "{entry.forms[0]}"'
-    assert source.count(line) == 1, line
-    path.write_text(source.replace(line, line.replace(right, wrong, 1)), encoding="utf-8")
+    _inject(path, english, right, wrong)
 
     assert wrong in _entry(read_po(path, key), english).text
     found = catalogue_mismatches(key, language, tmp_path)
