@@ -48,6 +48,18 @@ FIXED = [
     # the first edition's lobby tile counts its coins as its rulebook does
     ("drakon", "pl", "zbierz monety o łącznej wartości 5", "zbierz pięć złotych monet"),
     ("drakon", "cs", "posbírej mince v celkové hodnotě 5", "nasbírej pět zlatých mincí"),
+    # a list or a colour after a colon, not in the nominative after a verb or a noun
+    ("drakon", "pl", "dobierasz %(rooms)s", "dobrane płytki to %(rooms)s"),
+    ("drakon", "cs", "líznul sis", "dobrané dílky jsou %(rooms)s"),
+    ("seven_dragons", "pl", "w kolorze %(colour)s", "(kolor: %(colour)s)"),
+    ("seven_dragons", "cs", "barvy %(colour)s", "(barva: %(colour)s)"),
+    # Drako's starting hand in the language's plural forms
+    ("drako", "pl", "rękę początkową: kart", "kart na rękę początkową"),
+    ("drako", "cs", "počáteční ruku: karet", "do počáteční ruky lízl %(n)s karet"),
+    # a turn is "Tah", not a round; Nogi's number face is the rulebook's "Cyfra"
+    ("drakon", "cs", "Kolo %(n)s", "Tah %(n)s"),
+    ("nogi", "cs", "Kolo %(n)s", "Tah %(n)s"),
+    ("nogi", "pl", "Liczba:", "Cyfra:"),
     # the tournament form's error, no longer the
     # English word for word
     ("site", "pl", "najmniejsza liczba nie większa od największej",
