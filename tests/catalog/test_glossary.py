@@ -1,209 +1,232 @@
-"""Each game's printed words, as its glossary in ``docs/rules/<key>.md`` fixes them.
+"""One name per thing: every catalogue held to the glossaries (tests/catalog/glossary.py).
 
-The glossary is the table under "## Glossary": the rulebook's term and its line
-in the rulebook, then the English, Polish and Czech words the site uses for
-it, and the words the site must not use for it any more. For every game
-catalogue (the board, the buttons, the log and the How to play page all
-translate through it):
-
-- an entry whose English names the term (the English word, case-sensitive)
-  must use the glossary's Polish and Czech word for it, in any inflected form
-  (each word is matched by its stem: all but its last two letters, at least
-  four; a four-letter word all but its last; shorter words whole);
-- no entry may use one of the avoided words (exact, case-insensitive).
-
-Drakon's glossary covers both editions: its "edition" column scopes a row to
-the entries of that edition (``drakon`` or ``drakon_classic``); an entry
-belongs to the first edition when it carries the "drakon first edition"
-context or is only used by the first edition's How to play page (an entry
-without the context whose msgid also has it is the later edition's).
+The site's catalogue (``locale/``) and each game's (``games/catalog/<pkg>/locale/``)
+use the words of the site's glossary (``docs/translating.md``) and, for a game, of
+its own (``docs/rules/<key>.md``); each glossary row cites the rulebook line that
+prints its term, and that line holds it. The words a native reader found wrong are
+kept as regression cases: each, put into a copy of the catalogues, is reported.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
+import shutil
 
+import polib
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-#: glossary (docs/rules/<key>.md) -> the package whose catalogue it governs
-GAMES = {
-    "drakon": "drakon",
-    "drako": "drako",
-    "nogi": "nogi",
-    "seven_dragons": "seven_dragons",
-}
-LANGUAGES = ("pl", "cs")
-CLASSIC_CONTEXT = "drakon first edition"
+from tests.catalog.glossary import (
+    CATALOGUES,
+    GAMES,
+    GLOSSARIES,
+    LANGUAGES,
+    NO_LINE,
+    Entry,
+    catalogue,
+    catalogue_mismatches,
+    mismatches,
+    po_path,
+    read_glossary,
+    read_po,
+    rulebook_lines,
+    rulebook_names,
+    rulebooks_folder,
+    word_pattern,
+)
 
-
-@dataclass
-class Entry:
-    msgid: str = ""
-    msgstr: list[str] = field(default_factory=list)
-    context: str | None = None
-    references: list[str] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.msgstr)
-
-    def editions(self) -> set[str]:
-        if self.context == CLASSIC_CONTEXT:
-            return {"drakon_classic"}
-        files = {ref.rsplit(":", 1)[0] for ref in self.references}
-        if files and all("/drakon_classic/" in name for name in files):
-            return {"drakon_classic"}
-        if files and all("/games/drakon/" in name for name in files):
-            return {"drakon"}
-        return {"drakon", "drakon_classic"}
-
-
-def read_po(path: Path) -> list[Entry]:
-    """The translated entries of a catalogue (a minimal reader: the header skipped)."""
-    entries: list[Entry] = []
-    entry = Entry()
-    last = None
-    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
-        if not line.strip():
-            if entry.msgid:
-                entries.append(entry)
-            entry, last = Entry(), None
-        elif line.startswith("#:"):
-            entry.references += line[2:].split()
-        elif line.startswith("#"):
-            continue
-        elif line.startswith("msgctxt "):
-            entry.context, last = ast.literal_eval(line[8:]), "context"
-        elif line.startswith("msgid_plural "):
-            entry.msgid += " " + ast.literal_eval(line[13:])
-            last = "msgid"
-        elif line.startswith("msgid "):
-            entry.msgid, last = ast.literal_eval(line[6:]), "msgid"
-        elif line.startswith("msgstr"):
-            entry.msgstr.append(ast.literal_eval(line.split(" ", 1)[1]))
-            last = "msgstr"
-        elif line.startswith('"'):
-            piece = ast.literal_eval(line)
-            if last == "msgid":
-                entry.msgid += piece
-            elif last == "msgstr":
-                entry.msgstr[-1] += piece
-            elif last == "context":
-                entry.context += piece
-    return entries
-
-
-@dataclass
-class Term:
-    rulebook: str
-    line: str
-    english: str
-    words: dict[str, str]
-    avoid: dict[str, list[str]]
-    edition: str | None
-
-
-def read_glossary(key: str) -> list[Term]:
-    """The rows of the glossary table in docs/rules/<key>.md."""
-    text = (ROOT / "docs" / "rules" / f"{key}.md").read_text(encoding="utf-8")
-    section = text.split("\n## Glossary", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.splitlines() if line.startswith("|")]
-    header = [cell.strip().lower() for cell in rows[0].strip("|").split("|")]
-    terms = []
-    for row in rows[2:]:
-        cells = dict(zip(header, (cell.strip() for cell in row.strip("|").split("|")), strict=True))
-        avoid = {language: [] for language in LANGUAGES}
-        for part in filter(None, (p.strip() for p in cells.get("avoid", "").split(";"))):
-            language, _, words = part.partition(":")
-            avoid[language.strip()] += [w.strip() for w in words.split(",") if w.strip()]
-        terms.append(
-            Term(
-                rulebook=cells["rulebook term"],
-                line=cells["line"],
-                english=cells["english"].strip("`"),
-                words={"pl": cells["polish"], "cs": cells["czech"]},
-                avoid=avoid,
-                edition=cells.get("edition") or None,
-            )
-        )
-    return terms
-
-
-def stem(word: str) -> str:
-    """Enough of a word to recognise its inflected forms ("komnata": "komnacie")."""
-    if len(word) <= 3:
-        return word
-    return word[:3] if len(word) == 4 else word[: max(4, len(word) - 2)]
-
-
-def word_pattern(words: str) -> re.Pattern:
-    """Any inflected form of ``words``: each word by its stem, in order. Forms whose stem
-    differs are listed apart: "pole / pól"."""
-    forms = []
-    for form in words.split(" / "):
-        stems = [re.escape(stem(word)) + r"\w*" for word in form.split()]
-        forms.append(r"\W+".join(stems))
-    return re.compile(r"(?<!\w)(?:" + "|".join(forms) + ")", re.I)
-
-
-def english_pattern(english: str) -> re.Pattern:
-    """The English term, case-sensitive; a word "N" stands for a number ("N gold": "7 gold")."""
-    words = [r"(?:\d+|%\(\w+\)s)" if word == "N" else re.escape(word) for word in english.split()]
-    return re.compile(r"(?<![\w(-])" + r"\s+".join(words) + r"(?!\w)")
-
-
-def catalogue(key: str, language: str) -> list[Entry]:
-    path = ROOT / "games" / "catalog" / GAMES[key] / "locale" / language / "LC_MESSAGES"
-    return read_po(path / "django.po")
-
-
-def mismatches(key: str, language: str) -> list[str]:
-    found = []
-    entries = catalogue(key, language)
-    # A name the first edition words its own way has a "drakon first edition" twin.
-    twinned = {entry.msgid for entry in entries if entry.context == CLASSIC_CONTEXT}
-    for term in read_glossary(key):
-        wanted = word_pattern(term.words[language])
-        named = english_pattern(term.english)
-        for entry in entries:
-            if term.edition and term.edition not in entry.editions():
-                continue
-            classic_only = term.edition == "drakon_classic" and entry.context is None
-            if classic_only and entry.msgid in twinned:
-                continue
-            if entry.context not in (None, CLASSIC_CONTEXT):
-                continue
-            if named.search(entry.msgid) and not wanted.search(entry.text):
-                found.append(
-                    f"{term.english!r} should be {term.words[language]!r}: "
-                    f"{entry.msgid!r} -> {entry.text!r}"
-                )
-            for avoided in term.avoid[language]:
-                if re.search(r"(?<!\w)" + re.escape(avoided) + r"(?!\w)", entry.text, re.I):
-                    found.append(
-                        f"{avoided!r} is not the site's word for {term.english!r} "
-                        f"({term.words[language]!r}): {entry.text!r}"
-                    )
-    return found
+__all__ = ["catalogue"]  # tests/catalog/test_wording_fixes.py reads catalogues through here
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("key", list(GAMES))
+@pytest.mark.parametrize("key", list(CATALOGUES))
 def test_every_catalogue_uses_the_glossarys_words(key, language):
-    found = mismatches(key, language)
+    found = catalogue_mismatches(key, language)
     assert not found, f"{key} ({language}), {len(found)} off the glossary:\n" + "\n".join(
         found[:40]
     )
 
 
-@pytest.mark.parametrize("key", list(GAMES))
-def test_every_glossary_row_is_complete_and_points_at_the_rulebook(key):
+@pytest.mark.parametrize("key", list(GLOSSARIES))
+def test_every_glossary_row_is_complete(key):
     terms = read_glossary(key)
     assert len(terms) >= 5
     for term in terms:
-        assert term.rulebook and term.english and all(term.words.values()), term
-        assert re.fullmatch(r"\d{3}:\d+", term.line), term
+        assert term.english and all(term.words.values()), term
+        if key != "site":
+            assert term.rulebook, term
+            assert term.line == NO_LINE or re.fullmatch(r"\d{3}:\d+", term.line), term
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_cited_rulebook_line_holds_its_term(key):
+    """A row's "line" is where the rulebook prints the term (in an inflected form)."""
+    folder = rulebooks_folder()
+    if folder is None:
+        pytest.skip("the rulebooks' folder (shared/seeds) is not on this machine")
+    wrong = []
+    for term in read_glossary(key):
+        if term.line == NO_LINE:
+            continue
+        number, line = term.line.split(":")
+        printed = rulebook_lines(folder, number)[int(line) - 1]
+        if not any(word_pattern(name).search(printed) for name in rulebook_names(term)):
+            wrong.append(f"{term.line} does not print {term.rulebook!r}: {printed.strip()!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_site_glossary_covers_the_words_a_reader_found_doubled():
+    """Leaderboard and ladder, rating, and the board each have one row."""
+    english = {term.english.split(" / ")[0] for term in read_glossary("site")}
+    assert {"leaderboard", "ladder", "rating", "board"} <= english
+
+
+def test_each_game_names_its_pieces_places_and_options():
+    """The terms a reader found without a row have one now."""
+    wanted = {
+        "drakon": {
+            "Knight", "Warrior", "Ranger", "Sorceress", "Druid", "Thief", "Dwarf",
+            "Barbarian", "Wizard", "Amazon", "hoard", "lair", "pile", "Short game",
+            "Team play", "Heroes!", "Escape from Drakon's lair", "gold coin",
+        },
+        "nogi": {"number", "Minus", "Plus", "1+1", "return arrow", "dragon token"},
+        "drako": {"mat", "deck", "draw pile", "battlefield"},
+        "seven_dragons": {"action pile", "deck", "Zap a Card", "Trade Goals"},
+    }  # fmt: skip
+    for key, terms in wanted.items():
+        english = {form for term in read_glossary(key) for form in term.english.split(" / ")}
+        assert terms <= english, f"{key}: no row for {sorted(terms - english)}"
+
+
+# --- the words a native reader found wrong, put back into a copy of the catalogues ----
+
+#: (catalogue, language, the entry's English, the word the site uses, the wrong word);
+#: the first eleven are the ones issue 46 lists
+WRONG_WORDS = [
+    ("seven_dragons", "pl", "Trade goals with %(who)s", "Zamień się celem z", "Wymień cel z"),
+    ("seven_dragons", "pl", "%(who)s zapped %(card)s from %(cell)s into their hand.",
+     "zabiera", "zgarnia"),
+    ("drako", "pl", "The battlefield: 19 hexes; the dragon and the dwarves", "pól",
+     "sześciokątów"),
+    ("drako", "pl", "Wound on %(t)s", "Obrażenie", "Uraz"),
+    ("drakon", "pl", "Prevent the loss (Knight)", "Rycerz", "Paladyn"),
+    ("drakon", "pl", "Short game", "Krótka rozgrywka", "Szybka gra"),
+    ("drakon", "pl", "Drakon is not in the lair yet.", "legowisku", "jaskini"),
+    ("nogi", "pl", "Dragon tokens so far", "żetony smoka", "kafelki smoka"),
+    ("seven_dragons", "cs", "Action pile", "Balíček akcí", "Hromádka akcí"),
+    ("site", "cs", "Leaderboard: %(game)s", "Tabulka", "Žebříček"),
+    ("drakon", "pl", "%(p)s escaped from Drakon's lair!", "legowiska", "leża"),
+    # the other doubled names of the issue
+    ("drakon", "pl", "Team play needs 4 or 6 players.", "Rozgrywka drużynowa", "Gra drużynowa"),
+    ("drakon", "cs", "Tiles in the pile: %(n)s.", "na hromádce", "v balíčku"),
+    ("site", "cs", "The board in words", "Herní plán", "Deska"),
+    ("site", "pl", "Leaderboard: %(game)s", "Tabela", "Ranking"),
+    ("drako", "cs", "A board of 19 hexes. The dragon starts in the centre; the dwarves start "
+     "away from it, never next to it.", "Herní plán", "Deska"),
+    ("drakon", "cs", "Drakon moved: %(a)s → %(b)s.", "Dračice Drakon", "Drak Drakon"),
+    ("nogi", "pl", "A number: the knight of the die's colour moves that many fields forward. "
+     "The die is set aside.", "Cyfra", "Liczba"),
+    ("drakon", "pl", "The first edition: walk the dragon's labyrinth and be the first hero to "
+     "collect 5 gold coins.", "pięć złotych monet", "monety o łącznej wartości 5"),
+]  # fmt: skip
+
+
+def _inject(path, english: str, right: str, wrong: str) -> None:
+    """Put ``wrong`` for ``right`` into the translation lines of the entry ``english``."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f'msgid "{english}"') if f'msgid "{english}"' in lines else None
+    if start is None:  # a long msgid is wrapped: find it by polib's line number
+        item = next(item for item in polib.pofile(str(path)) if item.msgid == english)
+        start = item.linenum - 1
+    index = next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr"))
+    while right not in lines[index]:
+        index += 1
+        assert lines[index].startswith(("msgstr", '"')), f"{right!r} is not in {english!r}"
+    lines[index] = lines[index].replace(right, wrong, 1)
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _entry(entries: list[Entry], english: str) -> Entry:
+    matching = [entry for entry in entries if entry.msgid == english]
+    assert len(matching) == 1, f"no single entry {english!r}"
+    return matching[0]
+
+
+@pytest.mark.parametrize(("key", "language", "english", "right", "wrong"), WRONG_WORDS)
+def test_a_wrong_word_put_into_a_copy_of_the_catalogues_is_reported(
+    key, language, english, right, wrong, tmp_path
+):
+    for name in CATALOGUES:
+        shutil.copytree(CATALOGUES[name], tmp_path / name)
+    path = po_path(key, language, tmp_path)
+    entry = _entry(read_po(path, key), english)
+    assert right in entry.text, f"the catalogue no longer says {right!r}: {entry.text!r}"
+    assert not catalogue_mismatches(key, language, tmp_path), "the copy is off already"
+    _inject(path, english, right, wrong)
+
+    assert wrong in _entry(read_po(path, key), english).text
+    found = catalogue_mismatches(key, language, tmp_path)
+    assert any(repr(english) in report or wrong in report for report in found), found
+
+
+def test_two_entries_without_a_blank_line_between_them_are_read_apart(tmp_path):
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Trade Goals"\nmsgstr "Zamień cele"\n'
+        'msgid "Trade goals with %(who)s"\nmsgstr "Wymień cel z: %(who)s"\n',
+        encoding="utf-8",
+    )
+    entries = read_po(po, "seven_dragons")
+    assert [entry.msgid for entry in entries] == ["Trade Goals", "Trade goals with %(who)s"]
+    found = mismatches(entries, "pl", read_glossary("seven_dragons"))
+    assert any("Wymień cel z" in report for report in found), found
+
+
+@pytest.mark.parametrize(
+    ("english", "right", "wrong"),
+    [
+        ("Wounds and fury", "Obrażenia i furia", "Urazy i furia"),
+        ("%(n)s of %(boxes)s wounds", "obrażenia: %(n)s z %(boxes)s", "urazy: %(n)s z %(boxes)s"),
+    ],
+)
+def test_a_term_at_the_start_of_a_sentence_is_checked_too(english, right, wrong):
+    entry = Entry(msgid=english, forms=[right], catalogue="drako")
+    terms = read_glossary("drako")
+    assert not mismatches([entry], "pl", terms)
+    entry.forms = [wrong]
+    assert mismatches([entry], "pl", terms)
+
+
+def test_each_plural_form_names_the_term():
+    """One right form does not cover a wrong one: "płytki" in one form, not in another."""
+    entry = Entry(
+        msgid="%(n)s tile",
+        msgid_plural="%(n)s tiles",
+        forms=["%(n)s płytka", "%(n)s płytki", "%(n)s kafelków", "%(n)s płytki"],
+        catalogue="drakon",
+    )
+    found = mismatches([entry], "pl", read_glossary("drakon"))
+    assert any("kafelków" in report for report in found), found
+
+
+def test_the_term_counts_as_often_as_the_english_names_it():
+    """The right word once does not cover the term named twice."""
+    entry = Entry(
+        msgid="Take a tile from the pile and put a tile back.",
+        forms=["Weź płytkę ze stosu i odłóż kafelek."],
+        catalogue="drakon",
+    )
+    found = mismatches([entry], "pl", read_glossary("drakon"))
+    assert any("tile" in report for report in found), found
+
+
+def test_a_first_edition_entry_follows_its_own_rulebook():
+    """The first edition's lobby tile is only the first edition's: its coins are "pięć
+    złotych monet" (004), not the later edition's "monety o łącznej wartości"."""
+    entry = _entry(
+        catalogue("drakon", "pl"),
+        "The first edition: walk the dragon's labyrinth and be the first hero to collect "
+        "5 gold coins.",
+    )
+    assert entry.editions() == {"drakon_classic"}
+    assert "pięć złotych monet" in entry.text

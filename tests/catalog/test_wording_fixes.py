@@ -1,6 +1,7 @@
 """The sentences a reading against the rulebooks found ungrammatical or machine-like
-(issue "The printed game's words on the site"), and the Drako refusals and prompts that
-show a number of steps, which take the language's plural forms."""
+(issues "The printed game's words on the site" and "The words, second pass"), and the
+Drako refusals and prompts that show a number of steps, which take the language's plural
+forms."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ FIXED = [
     ("nogi", "cs", "provedeš její stěnu", "provedeš to, co ukazuje její padlá stěna"),
     ("nogi", "cs", "Při remíze vyhrává víc bodů", "Při remíze vyhrává hráč s více body"),
     ("drakon", "pl", "dzieje się efekt komnaty", "rozpatrujesz efekt komnaty"),
-    ("drakon", "pl", "dość dużą ilością złota", "o wystarczającej łącznej wartości"),
+    ("drakon", "pl", "dość dużą ilością złota", "z wystarczającą ilością złota"),
     ("drakon", "pl", "wygrało najwięcej złota", "wygrał gracz z monetami o najwyższej"),
     ("drakon", "cs", "nastane účinek komnaty", "vyhodnotíš účinek komnaty"),
     ("drakon", "cs", "vyhrálo nejvíc zlata", "vyhrál hráč s mincemi v nejvyšší"),
@@ -34,7 +35,38 @@ FIXED = [
     ("seven_dragons", "cs", "stejné skupiny se o výhru dělí", "se stejně velkými skupinami"),
     ("seven_dragons", "cs", "passuje", "hlásí pas"),
     ("seven_dragons", "cs", "passovat", "hlásit pas"),
-]
+    # issue "The words, second pass": coins do not win, and "monety o łącznej wartości"
+    # is what one collects, not a label for a sum
+    ("drakon", "pl", "Wygrywają monety o łącznej wartości",
+     "Wygrywa gracz z monetami o łącznej wartości 7"),
+    ("drakon", "pl", "czyli monety o łącznej wartości", "łączna wartość: %(gold)s"),
+    ("drakon", "pl", "z monetami o wystarczającej łącznej wartości",
+     "z wystarczającą ilością złota"),
+    ("drakon", "cs", "Vyhrávají mince v celkové hodnotě",
+     "Vyhrává hráč s mincemi v celkové hodnotě 7"),
+    ("drakon", "cs", "tedy mince v celkové hodnotě", "celková hodnota: %(gold)s"),
+    # the first edition's lobby tile counts its coins as its rulebook does
+    ("drakon", "pl", "zbierz monety o łącznej wartości 5", "zbierz pięć złotych monet"),
+    ("drakon", "cs", "posbírej mince v celkové hodnotě 5", "nasbírej pět zlatých mincí"),
+    # a list or a colour after a colon, not in the nominative after a verb or a noun
+    ("drakon", "pl", "dobierasz %(rooms)s", "dobrane płytki to %(rooms)s"),
+    ("drakon", "cs", "líznul sis", "dobrané dílky jsou %(rooms)s"),
+    ("seven_dragons", "pl", "w kolorze %(colour)s", "(kolor: %(colour)s)"),
+    ("seven_dragons", "cs", "barvy %(colour)s", "(barva: %(colour)s)"),
+    # Drako's starting hand in the language's plural forms
+    ("drako", "pl", "rękę początkową: kart", "kart na rękę początkową"),
+    ("drako", "cs", "počáteční ruku: karet", "do počáteční ruky lízl %(n)s karet"),
+    # a turn is "Tah", not a round; Nogi's number face is the rulebook's "Cyfra"
+    ("drakon", "cs", "Kolo %(n)s", "Tah %(n)s"),
+    ("nogi", "cs", "Kolo %(n)s", "Tah %(n)s"),
+    ("nogi", "pl", "Liczba:", "Cyfra:"),
+    # the tournament form's error, no longer the
+    # English word for word
+    ("site", "pl", "najmniejsza liczba nie większa od największej",
+     "a najmniejsza nie może być większa od największej"),
+    ("site", "cs", "nejmenší počet ne vyšší než největší",
+     "a nejmenší nesmí být vyšší než největší"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("package", "language", "wrong", "right"), FIXED)

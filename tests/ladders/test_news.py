@@ -75,7 +75,7 @@ def test_a_decline_tells_the_challenger_their_new_place_in_their_language(ladder
     assert order() == ["p3", "p1", "p2"]
     assert news() == [("p3", "declined", "1")]
     message = _email_of(p3)
-    assert "odrzuca Twoje wyzwanie na drabince Drako: Smok i krasnoludy" in message.subject
+    assert "odrzuca twoje wyzwanie na drabince Drako: Smok i krasnoludy" in message.subject
     assert "jesteś teraz na miejscu 1" in message.body
     assert reverse("ladder_detail", args=["drako"]) in message.body
 
@@ -91,8 +91,8 @@ def test_an_expiry_tells_both_players_once_however_often_the_task_runs(ladder_of
     assert news() == [("p1", "expired_against", "2"), ("p3", "expired", "1")]
     assert f"Your challenge on the {DRAKO} ladder was not answered" in _email_of(p3).subject
     message = _email_of(p1)
-    assert "Výzva v žebříčku Drako: Drak a trpaslíci zůstala bez vaší odpovědi" in message.subject
-    assert "teď jste na místě 2" in message.body
+    assert "Výzva v žebříčku Drako: Drak a trpaslíci zůstala bez tvé odpovědi" in message.subject
+    assert "teď jsi na místě 2" in message.body
 
 
 def test_a_won_challenge_tells_the_challenger_and_a_lost_one_nothing(ladder_of):

@@ -163,7 +163,7 @@ def test_the_messages_speak_the_players_language(client, people):
         follow=True,
         headers={"accept-language": "pl"},
     )
-    assert "Zapisano cię." in response.content.decode()
+    assert "Jesteś w turnieju." in response.content.decode()
 
 
 def test_the_forms_maxima_are_the_settings(client, people, settings):
@@ -208,3 +208,23 @@ def test_a_forged_takeover_bot_is_refused_and_nothing_is_created(client, people)
     )
     assert response.status_code == 400
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "rated", "unrated"),
+    [
+        ("en", "Rated", "Unrated"),
+        ("pl", "Rankingowy", "Bez rankingu"),
+        ("cs", "Hodnocený", "Nehodnocený"),
+    ],
+)
+def test_a_rated_tournament_is_said_of_a_tournament(client, people, language, rated, unrated):
+    """ "Rated" on the tournament page agrees with "turniej" / "turnaj" (masculine), not
+    with the match ("partia rankingowa", "hodnocená partie") that shares the English."""
+    people[1].profile.language = language
+    people[1].profile.save()
+    client.force_login(people[1])
+    for is_rated, word in [(True, rated), (False, unrated)]:
+        tournament = new_tournament(people[0], rated=is_rated)
+        page = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+        assert f"· {word} ·" in page

@@ -32,7 +32,7 @@ TITLES = {
         "pl": "Drakon (pierwsza edycja)",
         "cs": "Drakon (první vydání)",
     },
-    "seven_dragons": {"en": "Seven Dragons", "pl": "Seven Dragons", "cs": "Sedm draků"},
+    "seven_dragons": {"en": "Seven Dragons", "pl": "Siedem smoków", "cs": "Sedm draků"},
     "drako": {
         "en": "Drako: Dragon & Dwarves",
         "pl": "Drako: Smok i krasnoludy",

@@ -44,7 +44,7 @@ PASSWORD = "Hasło-Heslo-2026!"
 # and names of several words taken out of the text before it is read.
 ALLOW = {"smoki", "nogi", "drakon", "drako", "galakta", "sha", "utc", "hatchlings"}
 PROPER_NAMES = {
-    "pl": ["Drako: Dragon & Dwarves", "Seven Dragons", "game-icons.net"],
+    "pl": ["Drako: Dragon & Dwarves", "game-icons.net"],
     "cs": ["Drako: Dragon & Dwarves", "game-icons.net"],
 }
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")

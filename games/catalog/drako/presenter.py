@@ -816,11 +816,20 @@ def describe_event(event: dict, names: list[str]) -> str:
             "dwarves": names[event["dwarves_seat"]],
         }
     if kind == "dealt":
+        n = event["count"]
         return by_side(
             side,
-            _("The dragon drew a starting hand of %(n)s cards."),
-            _("The dwarves drew a starting hand of %(n)s cards."),
-        ) % {"n": event["count"]}
+            ngettext(
+                "The dragon drew a starting hand of %(n)s card.",
+                "The dragon drew a starting hand of %(n)s cards.",
+                n,
+            ),
+            ngettext(
+                "The dwarves drew a starting hand of %(n)s card.",
+                "The dwarves drew a starting hand of %(n)s cards.",
+                n,
+            ),
+        ) % {"n": n}
     if kind in ("your_cards", "drawn_cards"):
         cards = "; ".join(card_label(side, c) for c in event["cards"]) or "—"
         return _("Your cards: %(cards)s.") % {"cards": cards}
