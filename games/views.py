@@ -168,11 +168,18 @@ def manifest(request):
 @require_safe
 def service_worker(request):
     """The service worker, served from the root so that its scope is the
-    whole site; it caches static files only (templates/pwa/sw.js)."""
+    whole site; it caches static files only (templates/pwa/sw.js). The
+    static prefix is STATIC_URL itself: ``static("")`` asks the production
+    storage's manifest for a file named "", which it does not hold."""
+    from django.templatetags.static import PrefixNode
+
     response = render(
         request,
         "pwa/sw.js",
-        {"version": SERVICE_WORKER_VERSION, "static_prefix": static("")},
+        {
+            "version": SERVICE_WORKER_VERSION,
+            "static_prefix": PrefixNode.handle_simple("STATIC_URL"),
+        },
         content_type="text/javascript",
     )
     response["Cache-Control"] = "no-cache"
