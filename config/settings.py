@@ -232,6 +232,11 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Smoki] "
 # accounts. The account's limit comes first: a try it refuses does not count
 # against the address.
 ACCOUNT_RATE_LIMITS = {"login_failed": "5/5m/key,20/m/ip"}
+# And per account from every address together: 10 failed logins in 15
+# minutes and 40 a day, then that account's logins are refused from browsers
+# it never logged in from (accounts.adapter; its owner is emailed, at most
+# once a day). Failures refused by a limit do not count.
+LOGIN_FAILED_PER_ACCOUNT = "10/15m/key,40/d/key"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("cs", "Čeština")]
