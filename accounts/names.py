@@ -186,9 +186,15 @@ def plain_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", folded).split())
 
 
+#: The length of a stored reading (accounts.models.Profile's key columns). A
+#: compatibility form can be long (NFKC makes 18 letters of U+FDFA), so a
+#: reading is cut there: PostgreSQL refuses a longer value.
+KEY_LENGTH = 160
+
+
 def name_key(name: str) -> str:
     """How ``name`` reads as written (see the module)."""
-    return " ".join(_fold(name or "", _small_capitals()).split())
+    return " ".join(_fold(name or "", _small_capitals()).split())[:KEY_LENGTH]
 
 
 def name_keys(name: str) -> tuple[str, str]:

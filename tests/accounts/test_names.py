@@ -435,3 +435,12 @@ def test_the_command_groups_names_by_either_reading(alice, bob, make_user):
     assert "2 groups of look-alike names" in text
     assert f"user {small.pk} username 'ivan'" in text and f"user {bob.pk}" in text
     assert f"user {impostor.pk}" in text and f"user {alice.pk}" in text
+
+
+def test_a_reading_fits_its_column_however_long_the_compatibility_form():
+    from accounts.names import KEY_LENGTH
+
+    name = "\ufdfa" * 40  # NFKC makes 18 letters of each
+    assert all(len(key) <= KEY_LENGTH for key in name_keys(name))
+    assert Profile._meta.get_field("display_key").max_length == KEY_LENGTH
+    assert Profile._meta.get_field("username_lower_key").max_length == KEY_LENGTH
