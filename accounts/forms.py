@@ -9,7 +9,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIMEZONE_CHOICES, Profile
-from accounts.names import name_key, plain_key
+from accounts.names import has_invisible, name_keys, plain_key
 from core.forms import whole_number
 
 # How the site names a seat no one took ("Bot 2"), in every language it speaks.
@@ -17,27 +17,41 @@ BOT_NAME = re.compile(r"(bot|robot)\W*\d*")
 # The same read through the confusable skeleton, where the digits 0 and 1
 # read as the letters o and l ("B0t 10" is "bot lo").
 BOT_LOOKALIKE = re.compile(r"(bot|robot)\W*[\dol]*")
+# How the site labels a seat a bot plays: "Ann (bot)" for a player's seat,
+# "Bot 2 (heuristic bot)" for a bot's ("(bot heurystyczny)", "(heuristický
+# bot)"; games.models.Seat.display_name, players.refs.PlayerRef). A name
+# may not hold a bracket that speaks of a bot.
+BOT_LABEL = re.compile(r"\([^()]*\b(?:ro)?bot\b")
 
 
 def name_refusal(name: str, me: int | None = None) -> str | None:
     """Why ``name`` may not be a player's username or display name, or None.
 
-    "(bot)" is how the site marks a seat a bot plays, and a name that reads
-    as another player's username or display name (compared by name_key:
-    case, compatibility forms, spaces, accents and look-alike characters of
-    other scripts ignored, see accounts.names) would mislead opponents.
-    ``me`` is the user choosing it: their own names do not count.
+    A name may not hold invisible characters (default-ignorable code points,
+    the Hangul fillers, the blank Braille pattern: "alice" with a filler is
+    "alice" to a reader). It may not read as a bot's: "Bot 2", or a label
+    the site puts after a seat a bot plays. And it may not read as another
+    player's username or display name: their readings are compared
+    (accounts.names.name_keys: case, compatibility forms, spaces, accents
+    and look-alike characters of other scripts set aside). ``me`` is the
+    user choosing it: their own names do not count.
     """
-    plain, key = plain_key(name), name_key(name)
+    if has_invisible(name):
+        return _("A player's name may not hold invisible or blank characters.")
+    plain, keys = plain_key(name), name_keys(name)
     if (
-        "(bot)" in plain
-        or "(bot)" in key
+        any(BOT_LABEL.search(reading) for reading in (plain, *keys))
         or BOT_NAME.fullmatch(plain)
-        or BOT_LOOKALIKE.fullmatch(key)
+        or any(BOT_LOOKALIKE.fullmatch(key) for key in keys)
     ):
         return _("A player's name may not look like a bot's.")
     others = Profile.objects.exclude(user_id=me) if me else Profile.objects.all()
-    if others.filter(Q(username_key=key) | Q(display_key=key)).exists():
+    if others.filter(
+        Q(username_key__in=keys)
+        | Q(display_key__in=keys)
+        | Q(username_lower_key__in=keys)
+        | Q(display_lower_key__in=keys)
+    ).exists():
         return _("Another player is already called that.")
     return None
 

@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import name_key
+from accounts.names import name_keys
 
 TIMEZONE_CHOICES = [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
@@ -104,10 +104,14 @@ class Profile(models.Model):
         _("show my player page to visitors who are not logged in"), default=True
     )
     theme = models.CharField(_("colours"), max_length=8, choices=Theme.choices, default=Theme.AUTO)
-    # name_key() of the username and of the display name, kept by save(): a
-    # new name is checked against every other player's with one indexed query.
+    # The two readings (accounts.names.name_keys) of the username and of the
+    # display name, kept by save(): a new name is checked against every other
+    # player's with one indexed query. "key" is the name as written, "lower
+    # key" the name in small letters.
     username_key = models.CharField(max_length=160, blank=True, default="", db_index=True)
     display_key = models.CharField(max_length=160, blank=True, default="", db_index=True)
+    username_lower_key = models.CharField(max_length=160, blank=True, default="", db_index=True)
+    display_lower_key = models.CharField(max_length=160, blank=True, default="", db_index=True)
 
     def __str__(self):
         return self.name
@@ -117,11 +121,11 @@ class Profile(models.Model):
         them, and the user row, alone."""
         update_fields = kwargs.get("update_fields")
         if update_fields is None:
-            self.username_key = name_key(self.user.username)
-            self.display_key = name_key(self.display_name)
+            self.username_key, self.username_lower_key = name_keys(self.user.username)
+            self.display_key, self.display_lower_key = name_keys(self.display_name)
         elif "display_name" in update_fields:
-            self.display_key = name_key(self.display_name)
-            kwargs["update_fields"] = {*update_fields, "display_key"}
+            self.display_key, self.display_lower_key = name_keys(self.display_name)
+            kwargs["update_fields"] = {*update_fields, "display_key", "display_lower_key"}
         super().save(*args, **kwargs)
 
     def reminder_offsets(self) -> list[int]:

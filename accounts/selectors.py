@@ -62,22 +62,49 @@ def forget_preferences(user_id) -> None:
 
 
 def lookalike_groups() -> list[tuple[str, list[Profile]]]:
-    """Players whose usernames or display names pass for each other's (one
-    ``name_key``, recomputed here), for moderators to settle: each group's
-    key and its profiles, oldest account first. Names taken before the keys
-    folded look-alike characters can collide; new ones cannot."""
-    from accounts.names import name_key
+    """Players whose usernames or display names pass for each other's (a
+    reading in common, ``accounts.names.name_keys``, recomputed here), for
+    moderators to settle: each group's shared reading and its profiles,
+    oldest account first. Names taken before the readings folded what they
+    fold now can collide; new ones cannot."""
+    from accounts.names import name_keys
 
-    by_key: dict[str, dict[int, Profile]] = {}
-    for profile in Profile.objects.select_related("user").order_by("user__date_joined", "pk"):
+    profiles = list(Profile.objects.select_related("user").order_by("user__date_joined", "pk"))
+    by_reading: dict[str, list[int]] = {}
+    for position, profile in enumerate(profiles):
         for name in {profile.user.username, profile.display_name}:
-            if name:
-                by_key.setdefault(name_key(name), {})[profile.user_id] = profile
-    return [
-        (key, list(profiles.values()))
-        for key, profiles in sorted(by_key.items())
-        if len(profiles) > 1
-    ]
+            for reading in set(name_keys(name)) if name else ():
+                holders = by_reading.setdefault(reading, [])
+                if position not in holders:
+                    holders.append(position)
+    # Profiles sharing a reading are one group, and so, through them, are
+    # profiles sharing another reading with any of them.
+    group_of = list(range(len(profiles)))
+
+    def root(position: int) -> int:
+        while group_of[position] != position:
+            group_of[position] = group_of[group_of[position]]
+            position = group_of[position]
+        return position
+
+    shared = {reading: holders for reading, holders in by_reading.items() if len(holders) > 1}
+    for holders in shared.values():
+        for other in holders[1:]:
+            group_of[root(other)] = root(holders[0])
+    groups: dict[int, tuple[str, list[int]]] = {}
+    for reading in sorted(shared):
+        top = root(shared[reading][0])
+        groups.setdefault(top, (reading, []))
+    for position in range(len(profiles)):
+        if root(position) in groups:
+            groups[root(position)][1].append(position)
+    return sorted(
+        (
+            (reading, [profiles[position] for position in members])
+            for reading, members in groups.values()
+        ),
+        key=lambda group: group[0],
+    )
 
 
 def is_blocked_by_any(user_id: int, others) -> bool:

@@ -3,7 +3,8 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from accounts.models import Profile, name_key
+from accounts.models import Profile
+from accounts.names import name_keys
 from accounts.selectors import forget_preferences, preferences
 
 
@@ -14,8 +15,10 @@ def create_profile(sender, instance, created, **kwargs):
         Profile.objects.get_or_create(user=instance)
     elif kwargs.get("update_fields") is None or "username" in kwargs["update_fields"]:
         # A renamed user (from the admin) keeps the key others are checked against.
-        key = name_key(instance.username)
-        Profile.objects.filter(user=instance).exclude(username_key=key).update(username_key=key)
+        key, lower_key = name_keys(instance.username)
+        Profile.objects.filter(user=instance).exclude(
+            username_key=key, username_lower_key=lower_key
+        ).update(username_key=key, username_lower_key=lower_key)
 
 
 @receiver(post_save, sender=Profile)

@@ -38,7 +38,11 @@ REPORT = Limit("report", 5, 3600)  # reports per user
 MATCH = Limit("match", 10, 3600)  # new matches per user
 INVITE_SENT = Limit("invite-sent", 20, 3600)  # invitations per inviting user
 INVITE_RECEIVED = Limit("invite-received", 3, 3600)  # invitations per invited user
-EMAIL_MOVE = Limit("email-move", 30, 600)  # moves from email links per address
+# Moves from email links per player: the link's signed player, whatever the
+# address (the links work logged out: an address could be changed at will
+# and is shared by a household). Only a valid link's move is counted; a
+# stale, expired or forged one is refused before (games/email_moves.py).
+EMAIL_MOVE = Limit("email-move", 30, 600)  # moves from email links per player
 
 
 def hit(limit: Limit, *subject) -> bool:

@@ -8,14 +8,28 @@
   clear message and changes nothing.
 - Every form and query is UTF-8. Django reads bytes that are not as U+FFFD
   (the replacement character) and goes on, so a chat post of ``\xff\xfe``
-  would be stored as two question marks; such a request answers 400 and
-  changes nothing instead.
+  would be stored as two question marks; and it reads a form whose request
+  declares another charset ("multipart/form-data; charset=latin-1") in
+  that charset. Such a request answers 400 and changes nothing instead.
 """
 
+import base64
+import binascii
+import codecs
+import contextlib
+import io
 from urllib.parse import unquote_to_bytes
 
 from django.core.handlers.wsgi import get_bytes_from_wsgi
 from django.http import HttpResponseNotAllowed
+from django.http.multipartparser import (
+    FIELD,
+    ChunkIter,
+    LazyStream,
+    MultiPartParserError,
+    Parser,
+    exhaust,
+)
 from django.shortcuts import render
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
@@ -28,7 +42,6 @@ def has_nul(values: MultiValueDict) -> bool:
 
 
 REPLACEMENT = "\ufffd"
-REPLACEMENT_FORMS = (REPLACEMENT.encode(), b"%EF%BF%BD", b"%ef%bf%bd")
 
 
 def _utf8(data: bytes) -> bool:
@@ -39,28 +52,65 @@ def _utf8(data: bytes) -> bool:
     return True
 
 
+def _utf8_charset(request) -> bool:
+    """Whether the request declares no charset for its form, or UTF-8."""
+    charset = request.content_params.get("charset")
+    if charset is None:
+        return True
+    try:
+        return codecs.lookup(charset).name == "utf-8"
+    except LookupError:
+        return False
+
+
+def _multipart_not_utf8(request) -> bool:
+    """Whether a multipart form holds a field whose bytes are not UTF-8.
+
+    Each field's own bytes are read from the body (after its base64 transfer
+    encoding, as Django undoes it), so a real U+FFFD elsewhere in the body
+    hides nothing. Files are not text and are not read. A field name Django
+    made a U+FFFD of (an RFC 2231 ``name*=`` with a byte that is not UTF-8)
+    counts too: no field of the site has one. A body Django cannot parse is
+    left to Django, which refuses it."""
+    body = request.body  # read before request.POST, which would consume the stream
+    if any(REPLACEMENT in key for key in request.POST):
+        return True
+    boundary = request.content_params.get("boundary", "")
+    try:
+        stream = LazyStream(ChunkIter(io.BytesIO(body), 64 * 1024))
+        for item_type, meta, field_stream in Parser(stream, boundary.encode("ascii")):
+            if item_type != FIELD:
+                exhaust(field_stream)
+                continue
+            data = field_stream.read()
+            encoding = meta.get("content-transfer-encoding")
+            if encoding and encoding[0].strip() == "base64":
+                # Django keeps the bytes as sent when they are not base64.
+                with contextlib.suppress(binascii.Error):
+                    data = base64.b64decode(data, validate=True)
+            if not _utf8(data):
+                return True
+    except (MultiPartParserError, UnicodeError, ValueError):
+        return False
+    return False
+
+
 def not_utf8(request) -> bool:
-    """Whether the query or the posted form holds bytes that are not UTF-8.
+    """Whether the query or the posted form holds bytes that are not UTF-8,
+    or the request declares that its form is in another charset.
 
     A URL-encoded body and the query are checked byte for byte once their
-    %-escapes are undone. A multipart body may carry files, so it is judged
-    by what Django made of it: a replacement character in a field that the
-    body never sent as such was an undecodable byte.
+    %-escapes are undone; a multipart body field by field
+    (``_multipart_not_utf8``).
     """
     if not _utf8(unquote_to_bytes(get_bytes_from_wsgi(request.META, "QUERY_STRING", ""))):
         return True
     if request.method != "POST":
         return False
     if request.content_type == "application/x-www-form-urlencoded":
-        return not _utf8(unquote_to_bytes(request.body))
+        return not (_utf8_charset(request) and _utf8(unquote_to_bytes(request.body)))
     if request.content_type == "multipart/form-data":
-        body = request.body
-        if any(form in body for form in REPLACEMENT_FORMS):
-            return False
-        return any(
-            REPLACEMENT in key or any(REPLACEMENT in value for value in request.POST.getlist(key))
-            for key in request.POST
-        )
+        return not _utf8_charset(request) or _multipart_not_utf8(request)
     return False
 
 

@@ -14,7 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.cache import caches
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -131,11 +131,16 @@ def manifest(request):
 @require_safe
 def service_worker(request):
     """The service worker, served from the root so that its scope is the
-    whole site; it caches static files only (templates/pwa/sw.js)."""
+    whole site; it caches static files only (templates/pwa/sw.js). The
+    static prefix is STATIC_URL itself: ``static("")`` asks the production
+    storage's manifest for a file named "", which it does not hold."""
     response = render(
         request,
         "pwa/sw.js",
-        {"version": SERVICE_WORKER_VERSION, "static_prefix": static("")},
+        {
+            "version": SERVICE_WORKER_VERSION,
+            "static_prefix": PrefixNode.handle_simple("STATIC_URL"),
+        },
         content_type="text/javascript",
     )
     response["Cache-Control"] = "no-cache"

@@ -1,4 +1,4 @@
-"""Blocking is the accounts app's now (``accounts.0008_block``): the model
+"""Blocking is the accounts app's now (``accounts.0009_block``): the model
 leaves this app's state; its table stays, owned by the accounts app."""
 
 from django.db import migrations
@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
     dependencies = [
         ("players", "0002_rating_active"),
-        ("accounts", "0008_block"),
+        ("accounts", "0009_block"),
     ]
 
     operations = [

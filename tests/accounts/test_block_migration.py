@@ -1,5 +1,5 @@
 """Blocking moves from the players app to the accounts app
-(``accounts/migrations/0008_block.py``, ``players/migrations/0003_...``):
+(``accounts/migrations/0009_block.py``, ``players/migrations/0003_...``):
 the table and its rows stay, and the content type follows the model, so the
 permissions attached to it are the same rows."""
 
@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("players", "0002_rating_active"), ("accounts", "0007_confusable_name_keys")]
+BEFORE = [("players", "0002_rating_active"), ("accounts", "0008_name_readings")]
 AFTER = [("players", "0003_block_moves_to_accounts")]
 
 

@@ -279,6 +279,85 @@ def test_the_right_password_is_refused_only_where_the_account_is_locked(make_use
     assert elsewhere.status_code == 302
 
 
+# Failed logins for one account in 15 minutes, from every browser it never logged in from.
+PER_ACCOUNT_ANYWHERE = 10
+
+
+def _owner_with_a_browser(make_user, language="en"):
+    """An account whose owner logged in once from their own browser: the
+    browser (a fresh client holding only the device cookie that login set,
+    as after logging out) and the right password."""
+    from allauth.account.models import EmailAddress
+
+    from accounts.adapter import DEVICE_COOKIE
+
+    owner = make_user("victim")
+    owner.set_password("dragons-fly-slowly")
+    owner.save()
+    EmailAddress.objects.create(user=owner, email=owner.email, verified=True, primary=True)
+    owner.profile.language = language
+    owner.profile.save()
+    right = {"login": "victim", "password": "dragons-fly-slowly"}
+    first = Client(REMOTE_ADDR="203.0.113.50")
+    assert first.post(reverse("account_login"), right).status_code == 302
+    browser = Client(REMOTE_ADDR="203.0.113.50")
+    browser.cookies[DEVICE_COOKIE] = first.cookies[DEVICE_COOKIE].value
+    return owner, browser, right
+
+
+@pytest.mark.django_db
+def test_guessing_one_password_from_many_addresses_stops_and_the_owner_is_told(
+    make_user, mailoutbox
+):
+    """Before, 48 wrong passwords for one account from 12 addresses in a
+    minute were all tried (4 an address, under the 5 per address)."""
+    owner, browser, right = _owner_with_a_browser(make_user)
+    mailoutbox.clear()
+    codes = [
+        _bad_login(Client(REMOTE_ADDR=f"192.0.2.{n}"), "victim")
+        for n in range(12)
+        for _ in range(4)
+    ]
+    assert codes[:PER_ACCOUNT_ANYWHERE] == ["refused"] * PER_ACCOUNT_ANYWHERE
+    assert codes[PER_ACCOUNT_ANYWHERE:] == [LIMITED] * (48 - PER_ACCOUNT_ANYWHERE)
+    # The email address instead of the username is the same account.
+    assert _bad_login(Client(REMOTE_ADDR="192.0.2.99"), owner.email) == LIMITED
+    # The right password from a new browser waits too...
+    stranger = Client(REMOTE_ADDR="198.51.100.30").post(reverse("account_login"), right)
+    assert "Too many failed login attempts" in stranger.content.decode()
+    # ...but the owner's own browser logs in as usual.
+    assert browser.post(reverse("account_login"), right).status_code == 302
+    # The owner is told once, with what happened and what to do.
+    assert [message.to for message in mailoutbox] == [[owner.email]]
+    body = mailoutbox[0].body
+    assert "failed logins in the last 24 hours: 10" in body
+    assert "addresses they came from: 3" in body
+    assert "/accounts/password/reset/" in body
+
+
+@pytest.mark.django_db
+def test_the_lockout_notice_speaks_the_owners_language(make_user, mailoutbox):
+    owner, _browser, _right = _owner_with_a_browser(make_user, language="pl")
+    for n in range(PER_ACCOUNT_ANYWHERE + 1):
+        _bad_login(Client(REMOTE_ADDR=f"192.0.2.{n}"), "victim")
+    (notice,) = mailoutbox
+    assert notice.subject == "[Smoki] Nieudane logowania na twoje konto"
+    assert "nieudane logowania w ostatnich 24 godzinach: 10" in notice.body
+
+
+@pytest.mark.django_db
+def test_a_forged_device_cookie_counts_for_nothing(make_user, mailoutbox):
+    from accounts.adapter import DEVICE_COOKIE
+
+    _owner, browser, right = _owner_with_a_browser(make_user)
+    for n in range(PER_ACCOUNT_ANYWHERE):
+        _bad_login(Client(REMOTE_ADDR=f"192.0.2.{n}"), "victim")
+    forged = Client(REMOTE_ADDR="198.51.100.31")
+    forged.cookies[DEVICE_COOKIE] = browser.cookies[DEVICE_COOKIE].value[:-2] + "xx"
+    answer = forged.post(reverse("account_login"), right)
+    assert "Too many failed login attempts" in answer.content.decode()
+
+
 @pytest.mark.django_db
 def test_behind_a_trusted_proxy_each_client_is_counted_apart(make_user):
     for i in range(PER_ADDRESS + 2):

@@ -2,9 +2,12 @@
 nested viewports, styled by the rules that can apply, labels drawn as
 outlines, so that resvg draws a board in a fraction of the time."""
 
+import io
+import math
 import re
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
 from games.correspondence import board_picture
 from games.engine import registry
@@ -110,3 +113,77 @@ def test_every_game_picture_is_one_viewport_with_no_text_left(key, alice, bob):
     assert svg.count("<svg") == 1 and '<g transform="translate' in svg
     png = board_picture.board_png(match, 0)
     assert png.startswith(b"\x89PNG") and int.from_bytes(png[16:20], "big") == 480
+
+
+# What docs/correspondence.md promises of a your-turn email with its picture.
+EMAIL_BYTES_AT_MOST = 60_000
+
+
+def _long_match(key: str, n_seats: int, steps: int):
+    """A match of ``key`` for ``n_seats`` players after up to ``steps`` moves
+    of the random bot, stopped before the move that would end it: a crowded
+    board late in a long match."""
+    from django.contrib.auth import get_user_model
+
+    from games.lobby import services as lobby
+    from games.play import services
+    from tests.conformance.kit import bot_choice
+
+    game = registry.get(key)
+    users = [
+        get_user_model().objects.create_user(f"long{i}", f"long{i}@example.com", "pw")
+        for i in range(n_seats)
+    ]
+    match = lobby.create_match(user=users[0], game_key=key, n_seats=n_seats)
+    for user in users[1:]:
+        lobby.join_match(user=user, match=match)
+    for step in range(steps):
+        match.refresh_from_db()
+        seat = game.current_seats(match.state)[0]
+        action = bot_choice(key, match.state, seat, "random", f"long{step}")
+        if game.result(game.apply(match.state, seat, action)[0]) is not None:
+            break
+        services.submit_action(match, match.seats.get(index=seat).user, action, match.version)
+    match.refresh_from_db()
+    return match, game.current_seats(match.state)[0]
+
+
+def _psnr(first: bytes, second: bytes) -> float:
+    """Peak signal-to-noise ratio of two pictures of one size, in dB."""
+    a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (first, second))
+    assert a.size == b.size
+    squares = [rms * rms for rms in ImageStat.Stat(ImageChops.difference(a, b)).rms]
+    mse = sum(squares) / len(squares)
+    return math.inf if mse == 0 else 10 * math.log10(255**2 / mse)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("key", "n_seats"), [("drakon", 6), ("seven_dragons", 5)])
+def test_a_crowded_board_is_a_palette_picture_as_readable_in_an_email_under_the_limit(key, n_seats):
+    """Late in a long match of a crowded game, the picture is an 8-bit
+    palette PNG that differs from the full-colour rendering by no more than
+    the eye can tell (PSNR of 40 dB or more), and the whole your-turn email
+    carrying it stays under the documented size."""
+    from games.correspondence import compose
+    from games.models import Notification, NotificationKind
+
+    match, seat = _long_match(key, n_seats, steps=150)
+    png = board_picture.board_png(match, seat)
+    with Image.open(io.BytesIO(png)) as picture:
+        assert picture.format == "PNG" and picture.mode == "P"
+        assert len(picture.getpalette()) <= 3 * board_picture.PALETTE_COLOURS
+    full = board_picture.render_png(board_picture.board_svg(match, seat))
+    assert _psnr(png, full) >= 40
+    assert len(png) < len(full) / 2
+
+    row = Notification(
+        match=match,
+        user=match.seats.get(index=seat).user,
+        kind=NotificationKind.YOUR_TURN,
+        version=match.version,
+    )
+    message = compose.build_email(row)
+    assert any(
+        part.get_content_type() == "image/png" for part in message.message().walk()
+    )  # the picture is in it
+    assert len(message.message().as_bytes()) <= EMAIL_BYTES_AT_MOST

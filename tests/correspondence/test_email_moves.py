@@ -232,3 +232,47 @@ def test_the_confirmation_page_reads_a_bounded_number_of_queries(
     visitor.get(url)  # sessions and the like, once
     with django_assert_max_num_queries(4):
         assert visitor.get(url).status_code == 200
+
+
+def test_moves_from_links_are_limited_per_player_whatever_the_address(
+    alice, bob, make_user, settings
+):
+    """The limit counts the moves a player makes from links (the link's
+    signed player), from whatever address: the links work logged out, so a
+    count per address would be spread over addresses at will and shared by
+    everyone behind one (a household, an office)."""
+    from core import limits
+
+    carol, dave = make_user("carol"), make_user("dave")
+    mine, theirs = nogi_match(alice, bob), nogi_match(carol, dave)
+    urls = [
+        path_of(
+            next(u for _l, u in compose.email_choices(your_turn_row(m, u)) if "/by-email/" in u)
+        )
+        for m, u in ((mine, alice), (theirs, carol))
+    ]
+    for _ in range(limits.EMAIL_MOVE.count):
+        assert limits.hit(limits.EMAIL_MOVE, alice.pk)
+    # Alice's link, from an address that never used one, is refused...
+    refused = Client(REMOTE_ADDR="198.51.100.40").post(urls[0])
+    assert refused.status_code == 429
+    assert "many email links" in refused.content.decode()
+    assert Move.objects.filter(match=mine).count() == 1  # the opening only
+    # ...and carol's, from that same address, is taken.
+    done = Client(REMOTE_ADDR="198.51.100.40").post(urls[1])
+    assert 'id="email-move-done"' in done.content.decode()
+
+
+def test_the_docs_state_the_email_link_limit_as_it_is_counted():
+    import inspect
+    from pathlib import Path
+
+    from core import limits
+
+    limit = limits.EMAIL_MOVE
+    sentence = f"{limit.count} moves from links per player in {limit.seconds // 60} minutes"
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    for name in ("correspondence.md", "moderation.md"):
+        assert sentence in " ".join((docs / name).read_text().split()), name
+    line = next(ln for ln in inspect.getsource(limits).splitlines() if ln.startswith("EMAIL_MOVE"))
+    assert "per player" in line and "address" not in line

@@ -175,8 +175,10 @@ def fill() -> None:
                 {
                     "user_id": "u.id",
                     "username_key": "u.username",
+                    "username_lower_key": "u.username",
                     "display_name": "CASE WHEN u.id %% 4 = 0 THEN 'Player ' || u.id ELSE '' END",
                     "display_key": "CASE WHEN u.id %% 4 = 0 THEN 'player ' || u.id ELSE '' END",
+                    "display_lower_key": "CASE WHEN u.id %% 4 = 0 THEN 'player ' || u.id ELSE '' END",
                 },
             )
             print(f"{PLAYERS:,} players with profiles ({time.perf_counter() - t0:.0f} s)")

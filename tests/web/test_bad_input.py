@@ -317,6 +317,92 @@ def test_a_multipart_post_that_is_not_utf8_is_refused(started_match, alice):
     assert not ChatMessage.objects.exists()
 
 
+def _multipart(boundary: str, *parts: tuple[bytes, bytes]) -> bytes:
+    """A multipart body of (part headers, part content) pairs."""
+    body = b""
+    for headers, content in parts:
+        body += f"--{boundary}\r\n".encode() + headers + b"\r\n\r\n" + content + b"\r\n"
+    return body + f"--{boundary}--\r\n".encode()
+
+
+TEXT = b'Content-Disposition: form-data; name="text"'
+
+
+@pytest.mark.parametrize(
+    "parts, charset",
+    [
+        # A real replacement character in another field hid the bad bytes.
+        (
+            [
+                (TEXT, b"\xff\xfe hello"),
+                (b'Content-Disposition: form-data; name="x"', "\ufffd".encode()),
+            ],
+            "",
+        ),
+        ([(TEXT, "\ufffd ok ".encode() + b"\xff\xfe")], ""),
+        # The request says its form is Latin-1: Django then reads the bytes as that.
+        ([(TEXT, b"\xff\xfe hello")], "; charset=iso-8859-1"),
+        ([(TEXT, "caf\u00e9".encode())], "; charset=latin-1"),
+        # The field sent in base64, decoding to bytes that are not UTF-8.
+        ([(TEXT + b"\r\nContent-Transfer-Encoding: base64", b"//4gaGVsbG8=")], ""),
+        # The field's name given in RFC 2231 form with a byte that is not UTF-8.
+        ([(b"Content-Disposition: form-data; name*=utf-8''te%FFxt", b"hello")], ""),
+    ],
+    ids=[
+        "bad-bytes-beside-a-real-replacement-character",
+        "bad-bytes-after-a-real-replacement-character",
+        "declared-latin-1",
+        "declared-latin-1-valid-bytes",
+        "base64-field",
+        "rfc2231-name",
+    ],
+)
+def test_a_multipart_post_with_bytes_that_are_not_utf8_is_refused_however_sent(
+    started_match, alice, parts, charset
+):
+    boundary = "smokiboundary"
+    url = reverse("match_chat", args=[started_match.pk])
+    # generic(): post() would re-encode a body whose type names a charset.
+    response = client_for(alice).generic(
+        "POST",
+        url,
+        _multipart(boundary, *parts),
+        content_type=f"multipart/form-data; boundary={boundary}{charset}",
+    )
+    assert response.status_code == 400
+    assert "not valid UTF-8" in response.content.decode()
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_multipart_post_in_utf8_is_taken_replacement_character_and_all(started_match, alice):
+    boundary = "smokiboundary"
+    url = reverse("match_chat", args=[started_match.pk])
+    parts = [(TEXT, "caf\u00e9 \ufffd \u2013 ok".encode())]
+    for charset in ("", "; charset=UTF-8", "; charset=utf8"):
+        response = client_for(alice).generic(
+            "POST",
+            url,
+            _multipart(boundary, *parts),
+            content_type=f"multipart/form-data; boundary={boundary}{charset}",
+        )
+        assert response.status_code == 302, charset
+    assert (
+        list(ChatMessage.objects.values_list("text", flat=True))
+        == ["caf\u00e9 \ufffd \u2013 ok"] * 3
+    )
+
+
+def test_a_form_declared_in_another_charset_is_refused_and_utf8_taken(started_match, alice):
+    url = reverse("match_chat", args=[started_match.pk])
+    body = b"text=caf%C3%A9"
+    latin = client_for(alice).generic("POST", url, body, content_type=f"{FORM}; charset=latin-1")
+    assert latin.status_code == 400
+    assert not ChatMessage.objects.exists()
+    utf8 = client_for(alice).generic("POST", url, body, content_type=f"{FORM}; charset=UTF-8")
+    assert utf8.status_code == 302
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["caf\u00e9"]
+
+
 def test_a_real_replacement_character_is_kept(started_match, alice):
     """U+FFFD typed on purpose is valid UTF-8, sent either way."""
     url = reverse("match_chat", args=[started_match.pk])

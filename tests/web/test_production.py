@@ -9,12 +9,14 @@ import re
 import secrets
 import signal
 import socket
+import string
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from django.core.management.utils import get_random_secret_key
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 GOOD_KEY = secrets.token_urlsafe(50)
@@ -63,6 +65,10 @@ DEVELOPMENT_KEY = "smoki-development-key-not-for-production"
         f"  {DEVELOPMENT_KEY}\t\t\t\t\t\t\t\t\n",
         DEVELOPMENT_KEY.upper() + "-" + secrets.token_hex(8),
         "abcde" * 10,
+        "abcde" * 10 + "ab",
+        "a" * 46 + "bcde",
+        "abcdefghijklmnop" * 4 + "x",
+        "0123456789" * 5 + "ab",
         "Dragon-2026!" * 5,
         "django-insecure-" + secrets.token_urlsafe(50),
         secrets.token_urlsafe(30).center(60),
@@ -76,6 +82,10 @@ DEVELOPMENT_KEY = "smoki-development-key-not-for-production"
         "development-padded-with-whitespace",
         "development-inside-a-longer-key",
         "five-characters-repeated",
+        "five-characters-repeated-and-a-bit",
+        "one-character-then-four",
+        "sixteen-characters-repeated-and-one",
+        "ten-digits-repeated-and-two",
         "a-word-repeated",
         "django-insecure-prefix",
         "short-key-padded-with-spaces",
@@ -86,6 +96,25 @@ def test_without_debug_a_weak_or_missing_key_refuses_to_start(key):
     result = manage("check", **env)
     assert result.returncode != 0
     assert "set SECRET_KEY to a long random string" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: secrets.token_urlsafe(50),
+        lambda: secrets.token_hex(25),
+        lambda: secrets.token_hex(32),
+        lambda: "".join(secrets.choice(string.digits) for _ in range(50)),
+        get_random_secret_key,
+    ],
+    ids=["token_urlsafe-50", "hex-50", "hex-64", "digits-50", "django-random-key"],
+)
+def test_random_keys_of_the_usual_kinds_are_strong(make):
+    """The rule (README) refuses no key a random generator makes: 2,000 of
+    each kind, from the hex of 50 characters to 50 random digits."""
+    from config.settings import _weak_secret_key
+
+    assert [key for key in (make() for _ in range(2000)) if _weak_secret_key(key)] == []
 
 
 def test_a_good_key_with_stray_whitespace_starts_and_is_stripped():

@@ -24,7 +24,7 @@ def move_content_type_back(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0007_confusable_name_keys"),
+        ("accounts", "0008_name_readings"),
         ("players", "0002_rating_active"),
         ("contenttypes", "0002_remove_content_type_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
