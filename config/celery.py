@@ -6,8 +6,9 @@ import time
 
 from celery import Celery
 from celery import Task as BaseTask
-from celery.worker.request import Request as BaseRequest
 from celery.signals import worker_ready
+from celery.worker.consumer import Consumer as BaseConsumer
+from celery.worker.request import Request as BaseRequest
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -37,11 +38,18 @@ def acknowledge(message, errors: tuple, attempt: int = 1) -> None:
     Redis frozen for longer than the socket timeout took one prefetch slot per
     task finishing meanwhile, and once they were all taken the worker,
     connected and answering pings, received nothing more."""
-    channel = message.channel
-    if message.acknowledged or channel is None or getattr(channel, "closed", False):
+    if message.acknowledged or _channel_gone(message.channel):
         return
     try:
         message.ack()
+    except AttributeError as exc:
+        # The channel's transport let go of its broker meanwhile (a lost
+        # connection): as closed.
+        if not _channel_gone(message.channel):
+            raise
+        logger.warning(
+            "Not acknowledged, its connection is gone: %s (%r)", message.delivery_tag, exc
+        )
     except errors as exc:
         timer = _worker_timer
         if timer is None:  # not in a worker: nothing to try it later on
@@ -52,6 +60,15 @@ def acknowledge(message, errors: tuple, attempt: int = 1) -> None:
             "Couldn't acknowledge %s (%r); trying again in %g s", message.delivery_tag, exc, delay
         )
         timer.call_after(delay, acknowledge, (message, errors, attempt + 1))
+
+
+def _channel_gone(channel) -> bool:
+    """Whether ``channel`` belongs to a connection that was lost: closed, or
+    its transport no longer linked to the broker connection."""
+    if channel is None or getattr(channel, "closed", False):
+        return True
+    transport = getattr(channel, "connection", None)
+    return transport is None or getattr(transport, "client", True) is None
 
 
 class Request(BaseRequest):
@@ -65,6 +82,38 @@ class Request(BaseRequest):
 
 class Task(BaseTask):
     Request = "config.celery:Request"
+
+
+class Consumer(BaseConsumer):
+    """The worker's consumer, surviving the loss of its broker connection.
+
+    On a lost connection Celery 5.7 collects the connection (kombu closes its
+    channels and drops the transport's link back to it) and then closes it
+    again. When tasks were being run unacknowledged (late acknowledgement,
+    every prefetch slot busy, so no BRPOP outstanding), the first close
+    could not give them back to the broker that is down, and the second one
+    tries once more through a transport that no longer knows its broker:
+    ``AttributeError: 'NoneType' object has no attribute 'hostname'``, which
+    is no connection error, so it escaped the reconnect and stopped the worker
+    ("Unrecoverable error"). That second close of a dead connection is only
+    tidying up: its failure is logged and the worker reconnects. The
+    messages stay in Redis's unacknowledged set and are delivered again
+    after the visibility timeout (and the outbox relay hands their work over
+    again long before)."""
+
+    def on_connection_error_after_connected(self, exc):
+        connection = self.connection
+        if connection is not None:
+            close = connection.close
+
+            def close_quietly():
+                try:
+                    close()
+                except Exception as error:  # noqa: BLE001 - a dead connection's teardown
+                    logger.warning("Closing the lost broker connection failed: %r", error)
+
+            connection.close = close_quietly
+        super().on_connection_error_after_connected(exc)
 
 
 app = Celery("smoki", task_cls=Task)

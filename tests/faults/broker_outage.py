@@ -49,6 +49,7 @@ class Outage:
         self.worker_args = worker_args
         self.node = f"outage{self.port}@{socket.gethostname()}"
         self._stop = threading.Event()
+        self.task_seconds = 0.3
 
     # -- processes
 
@@ -115,7 +116,15 @@ class Outage:
     # and acknowledgements are under way whenever the broker fails. A few are
     # kept queued, no more, so a health check's task is not stuck behind them.
 
-    def keep_busy(self, seconds_each: float = 0.3, queued: int = 3) -> threading.Thread:
+    def send(self, seconds: float) -> None:
+        """One task that runs for ``seconds``."""
+        from celery import Celery
+
+        producer = Celery("outage-one", broker=self.url)
+        producer.send_task("smoki.echo", args=("", seconds), queue="celery", retry=False)
+
+    def keep_busy(self, queued: int = 3) -> threading.Thread:
+        """Tasks of ``self.task_seconds`` each, ``queued`` of them waiting."""
         import redis
         from celery import Celery
 
@@ -128,7 +137,7 @@ class Outage:
                 try:
                     if client.llen("celery") < queued:
                         producer.send_task(
-                            "smoki.echo", args=("", seconds_each), queue="celery", retry=False
+                            "smoki.echo", args=("", self.task_seconds), queue="celery", retry=False
                         )
                 except Exception:  # noqa: BLE001 - the broker is down on purpose
                     time.sleep(0.2)
@@ -154,28 +163,36 @@ class Outage:
         return found.stdout.strip().splitlines() or [found.stderr.strip()[-500:]]
 
 
-def scenario(outage: Outage, down: float = 6.0, frozen: float = 8.0) -> list[str]:
-    """Stop Redis for ``down`` seconds, then freeze it for ``frozen`` seconds,
-    with tasks running all along; after each, the worker must be alive and
-    consume (three round trips: more than the worker's prefetch)."""
+def scenario(outage: Outage, down: float = 4.0, frozen: float = 8.0) -> list[str]:
+    """Stop Redis for ``down`` seconds while the worker runs one task and
+    waits for the next (a BRPOP outstanding beside an unacknowledged
+    message), then freeze it for ``frozen`` seconds, longer than the socket
+    timeout, while two tasks finish (their acknowledgements time out). After
+    each, the worker must be alive and consume."""
     problems = []
     outage.start_redis()
     outage.start_worker()
     problems += [f"at start: {p}" for p in outage.consuming(90)]
-    outage.keep_busy()
-    for name, fault, heal, seconds in (
-        ("stopped", outage.stop_redis, outage.start_redis, down),
-        ("frozen", outage.freeze_redis, outage.thaw_redis, frozen),
-    ):
-        time.sleep(2)
-        fault()
-        time.sleep(seconds)
-        heal()
-        if not outage.alive():
-            problems.append(f"after Redis was {name}: the worker exited")
-            break
-        for _ in range(3):
-            problems += [f"after Redis was {name}: {p}" for p in outage.consuming(60)]
+    outage.send(8.0)
+    time.sleep(2)
+    outage.stop_redis()
+    time.sleep(down)
+    outage.start_redis()
+    time.sleep(2)
+    if not outage.alive():
+        return [*problems, "after Redis was stopped: the worker exited"]
+    problems += [f"after Redis was stopped: {p}" for p in outage.consuming(60)]
+    time.sleep(8)  # the task redelivered after the restart is done
+    outage.send(1.5)
+    outage.send(1.5)
+    time.sleep(0.7)
+    outage.freeze_redis()
+    time.sleep(frozen)
+    outage.thaw_redis()
+    if not outage.alive():
+        return [*problems, "after Redis was frozen: the worker exited"]
+    for _ in range(2):
+        problems += [f"after Redis was frozen: {p}" for p in outage.consuming(30)]
     return problems
 
 
