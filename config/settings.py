@@ -182,6 +182,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+if env.bool("DATABASE_TRANSACTION_POOLING", default=False):
+    # Behind PgBouncer in transaction mode (deploy/pgbouncer/) a server
+    # connection is lent for one transaction at a time: no server-side
+    # cursors (QuerySet.iterator() would keep a named cursor open across
+    # transactions) and no prepared statements (psycopg prepares a query it
+    # has run five times on a connection, and the next transaction may get
+    # another server connection).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
