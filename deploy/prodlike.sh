@@ -121,6 +121,7 @@ supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
 serverurl=unix://$STATE/supervisor.sock
 
 [program:pgbouncer]
+stopsignal=INT
 command=$PGBOUNCER $PGBOUNCER_USER $STATE/pgbouncer/pgbouncer.ini
 priority=10
 autorestart=true
