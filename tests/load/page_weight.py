@@ -1,13 +1,13 @@
 """Page weight and LCP on a slow phone: every page cold, bytes on the wire.
 
     uv run python tests/load/page_weight.py            # or: make page-weight
-    uv run python tests/load/page_weight.py --url http://127.0.0.1:8080 --session KEY
+    uv run python tests/load/page_weight.py --prodlike      # through make prodlike's Caddy
 
 Starts gunicorn with DEBUG=false (static files collected, hashed and
 compressed, served by WhiteNoise) on a fresh SQLite database with the demo's
-players and matches (``manage.py demo``), or measures a running site
-(``--url``, e.g. the proxy of ``make prodlike``, with ``--session`` the
-session key of a signed-in player there). Then Debian's chromium, through
+players and matches (``manage.py demo``), or measures the site ``make prodlike`` runs, through
+its proxy (``--prodlike``: the demo's players and matches are added to its
+database, and a session for one of them made with its key). Then Debian's chromium, through
 Playwright, opens each page in a fresh context (nothing cached) as a slow
 phone: 400 kbit/s down and up, 150 ms latency (CDP
 ``Network.emulateNetworkConditions``) and a CPU four times slower
@@ -50,8 +50,18 @@ new PerformanceObserver((list) => {
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--url", help="measure this running site instead of starting one")
-    parser.add_argument("--session", help="with --url: a signed-in player's session key")
+    parser.add_argument(
+        "--prodlike",
+        nargs="?",
+        const=str(BASE_DIR / "var/prodlike"),
+        help="measure the site make prodlike runs (its folder: var/prodlike)",
+    )
+    parser.add_argument("--url", default="http://127.0.0.1:8080", help="with --prodlike")
+    parser.add_argument(
+        "--database-url",
+        default="postgres://postgres@127.0.0.1:5432/smoki_prodlike",
+        help="with --prodlike: its database, straight (not through PgBouncer)",
+    )
     parser.add_argument("--kbits", type=float, default=400, help="bandwidth, kbit/s each way")
     parser.add_argument("--latency", type=float, default=150, help="round trip added, ms")
     parser.add_argument("--cpu", type=float, default=4, help="CPU slowdown factor")
@@ -182,9 +192,15 @@ def main() -> int:
 
     server = None
     tmp = Path(tempfile.mkdtemp(prefix="smoki-weight-"))
-    if args.url:
-        base, session = args.url.rstrip("/"), args.session
-        matches = []
+    if args.prodlike:
+        base = args.url.rstrip("/")
+        env = site_env(tmp)
+        env["DATABASE_URL"] = args.database_url
+        env["SECRET_KEY"] = (Path(args.prodlike) / "secret_key").read_text().strip()
+        subprocess.run(
+            [sys.executable, "manage.py", "demo", "-v0"], cwd=BASE_DIR, env=env, check=True
+        )
+        session, matches = demo_session_and_matches(env)
     else:
         server, port, env = start_site(tmp)
         base = f"http://{HOST}:{port}"
