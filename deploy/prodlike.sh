@@ -89,15 +89,20 @@ export XDG_DATA_HOME="$STATE/caddy" XDG_CONFIG_HOME="$STATE/caddy"
 # PgBouncer's configuration from the shipped template.
 export PGBOUNCER_DB="$DB" PGBOUNCER_SERVER_HOST="$PG_HOST" PGBOUNCER_SERVER_PORT="$PG_PORT"
 export PGBOUNCER_SERVER_DB="$DB" PGBOUNCER_PORT PGBOUNCER_POOL_SIZE=${PGBOUNCER_POOL_SIZE:-8}
-export PGBOUNCER_AUTH_TYPE=trust PGBOUNCER_AUTH_FILE="$STATE/pgbouncer/userlist.txt"
-export PGBOUNCER_LOG="$STATE/pgbouncer/pgbouncer.log" PGBOUNCER_PID="$STATE/pgbouncer/pgbouncer.pid"
-envsubst <deploy/pgbouncer/pgbouncer.ini >"$STATE/pgbouncer/pgbouncer.ini"
-echo '"postgres" ""' >"$STATE/pgbouncer/userlist.txt"
+# It logs to supervisord (no logfile) and runs in the foreground (no pidfile).
+PGBOUNCER_DIR="$STATE/pgbouncer"
 PGBOUNCER_USER=""
-if [ "$(id -u)" = 0 ]; then  # PgBouncer will not run as root
-  chown -R postgres "$STATE/pgbouncer"
+if [ "$(id -u)" = 0 ]; then
+  # PgBouncer will not run as root: as postgres, from a folder postgres can
+  # reach whatever the permissions of the folders above $STATE.
+  PGBOUNCER_DIR=$(mktemp -d /tmp/smoki-pgbouncer.XXXXXX)
   PGBOUNCER_USER="-u postgres"
 fi
+export PGBOUNCER_AUTH_TYPE=trust PGBOUNCER_AUTH_FILE="$PGBOUNCER_DIR/userlist.txt"
+export PGBOUNCER_LOG="" PGBOUNCER_PID=""
+envsubst <deploy/pgbouncer/pgbouncer.ini >"$PGBOUNCER_DIR/pgbouncer.ini"
+echo '"postgres" ""' >"$PGBOUNCER_DIR/userlist.txt"
+[ -z "$PGBOUNCER_USER" ] || chown -R postgres "$PGBOUNCER_DIR"
 
 say "install, migrate, collectstatic"
 make --no-print-directory install
@@ -122,7 +127,7 @@ serverurl=unix://$STATE/supervisor.sock
 
 [program:pgbouncer]
 stopsignal=INT
-command=$PGBOUNCER $PGBOUNCER_USER $STATE/pgbouncer/pgbouncer.ini
+command=$PGBOUNCER $PGBOUNCER_USER $PGBOUNCER_DIR/pgbouncer.ini
 priority=10
 autorestart=true
 redirect_stderr=true
