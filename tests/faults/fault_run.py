@@ -1,6 +1,7 @@
 """Fault run: the production setup, broken on purpose, then checked for losses.
 
     uv run python tests/faults/fault_run.py          # or: make faults
+    uv run python tests/faults/fault_run.py --help   # the load's size and pace; --prodlike
 
 Everything runs on this machine and only touches what it starts itself:
 a fresh PostgreSQL database (``smoki_faults`` on DATABASE_URL's server, or
@@ -12,7 +13,9 @@ an aiosmtpd server inside this script, two Celery workers (``-Q celery,bots`` an
 Clocks and retries are shortened by the environment (beat every 2 s, relay
 after 3 s, stuck claims after 20 s, SMTP timeout 3 s).
 
-Faults, in turn, while client threads make moves through gunicorn:
+A steady load all along (``Load``): client threads play matches of every
+game through gunicorn at a player's pace (any legal move), a fresh match
+replacing each one that ends. Faults, in turn:
 the mail worker killed mid-delivery; the broker's Redis stopped, then frozen
 (SIGSTOP); the cache's Redis cut off (the proxy drops every connection), then
 frozen; the mail server refusing (451), vanishing and hanging; the default
@@ -21,7 +24,11 @@ workers killed mid-move; two beats all along. Meanwhile another thread reads
 signed-in pages. Each phase checks that its fault landed (a delivery was
 under way when the mail worker died, the web processes logged the lost
 broker or cache, the mail worker logged failed attempts, a connection was
-cut mid-request) and fails otherwise.
+cut mid-request) and fails otherwise; after every phase every worker must
+be alive and consuming (``python -m config.workers``: a ping answered, a
+task sent to each queue run), and every phase must have posted moves.
+``--prodlike`` runs against ``make prodlike`` instead
+(tests/faults/prodlike_run.py).
 
 Then it waits for the outbox to drain and asserts: every match's log replays
 to its stored state with no gap (no move half-applied or lost), every
