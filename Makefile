@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults leaderboard-bench bot-strength tournament-bench
+.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -84,4 +84,15 @@ compilemessages: install
 # its own redis-server, two workers, two beats, gunicorn and aiosmtpd, broken
 # on purpose; see tests/faults/fault_run.py and docs/reliability.md.
 faults: install
-	$(RUN) python tests/faults/fault_run.py
+	$(RUN) python tests/faults/fault_run.py $(ARGS)
+
+# The production topology on this machine: Caddy, gunicorn, one Celery worker
+# per queue, one beat, PgBouncer before PostgreSQL, Redis; under supervisord,
+# in the foreground (Ctrl-C stops it). See deploy/ and docs/operations.md.
+prodlike:
+	@bash deploy/prodlike.sh
+
+# Bytes on the wire and LCP of every page on an emulated slow phone
+# (docs/performance.md, "Page weight"); ARGS="--url http://127.0.0.1:8080" for prodlike.
+page-weight: install
+	$(RUN) python tests/load/page_weight.py $(ARGS)

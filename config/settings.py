@@ -110,6 +110,16 @@ MIDDLEWARE = [
     # In production static files (htmx included) come from the web process
     # itself, under any WSGI server; runserver serves them in development.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # Pages and /icons.svg are gzipped when the browser accepts it (a match
+    # page: about 40 KB, 8 KB gzipped). After WhiteNoise, which answers for
+    # static files itself from their precompressed copies. Pages carry CSRF
+    # tokens and a player's own secrets beside what others wrote (names,
+    # chat), the ground of a BREACH attack on compressed HTTPS answers: Django
+    # masks the CSRF token anew in every answer, and this middleware pads each
+    # gzipped answer with up to 100 random bytes ("Heal the BREACH"), so the
+    # length of an answer tells an eavesdropper nothing useful. The proxy
+    # (deploy/) compresses nothing itself. See docs/operations.md.
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -199,6 +209,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+if env.bool("DATABASE_TRANSACTION_POOLING", default=False):
+    # Behind PgBouncer in transaction mode (deploy/pgbouncer/) a server
+    # connection is lent for one transaction at a time: no server-side
+    # cursors (QuerySet.iterator() would keep a named cursor open across
+    # transactions) and no prepared statements (psycopg prepares a query it
+    # has run five times on a connection, and the next transaction may get
+    # another server connection).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -256,9 +275,10 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 # In production (DEBUG=false) `collectstatic` writes every file under a name
-# that carries its hash, with gzip and Brotli copies, and WhiteNoise serves
-# them with far-future cache headers; in development files come straight
-# from the source folders.
+# that carries its hash, with gzip and Brotli copies (Brotli: the `brotli`
+# package), and WhiteNoise, or the proxy in deploy/, serves them with
+# far-future cache headers; in development files come straight from the
+# source folders.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -325,6 +345,9 @@ else:
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("SMOKI_BROKER_TIMEOUT", default=2.0)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
+# A worker survives its broker's loss and a frozen broker (config/celery.py:
+# Consumer, Request), and says whether it consumes (config/workers.py).
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
 # Deliveries and bots on their own queues: run a worker for each
 # (docs/operations.md), so a search never delays the sweep or the mail.
 CELERY_TASK_ROUTES = {
