@@ -26,10 +26,10 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+import startup
 from cpu_timing import median_cpu_ms
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -57,16 +57,8 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", help="game keys (default: every registered game)")
     args = parser.parse_args()
 
-    sys.path.insert(0, str(BASE_DIR))
-    folder = tempfile.mkdtemp(prefix="smoki-email-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/email.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    startup.start("scratch", migrate=True, no_tasks=True)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import transaction
 
     from games.correspondence import board_picture, compose
     from games.engine import registry
@@ -74,8 +66,6 @@ def main() -> int:
     from games.models import Match, Notification, NotificationKind
     from games.play import bots, services
 
-    call_command("migrate", verbosity=0)
-    transaction.on_commit = lambda func, using=None, robust=False: None  # no tasks here
     User = get_user_model()
 
     print(f"load average before: {os.getloadavg()[0]:.1f}")

@@ -19,15 +19,13 @@ import sys
 import timeit
 from pathlib import Path
 
+import startup
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def main() -> int:
-    sys.path.insert(0, str(BASE_DIR))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    startup.start()
     import jinja2
     from django.template import engines
     from django.utils import translation

@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+import startup
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_leaderboard"
@@ -50,22 +51,10 @@ INDEXES = ("rating_leaderboard", "rating_active")
 
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)
-    sys.path.insert(0, str(BASE_DIR))
-    from tests.load.move_load import ensure_database
-
-    url = os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
-    ensure_database(url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, check=True
+    startup.start(
+        os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL), migrate=True, test_environment=True
     )
-    import django
-
-    django.setup()
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()  # the test client's host, and no email sent
     started = time.perf_counter()
     if os.environ.get("LB_REUSE") == "1" and _filled():
         print("LB_REUSE=1: the tables are filled already")

@@ -121,21 +121,6 @@ def parse_args() -> argparse.Namespace:
 # -- Database and data -------------------------------------------------------------
 
 
-def ensure_database(url: str) -> None:
-    """Create the database named in ``url`` if it does not exist yet."""
-    import psycopg
-    from psycopg import sql
-
-    parts = urllib.parse.urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres", query=""))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            print(f"created database {name}")
-
-
 @dataclass
 class Player:
     user_id: int
@@ -472,20 +457,9 @@ def main() -> int:
         raise SystemExit("the load test needs PostgreSQL: DATABASE_URL=postgres://...")
     if args.matches < args.concurrency:
         raise SystemExit("--matches must be at least --concurrency (each thread owns matches)")
-    ensure_database(database_url)
-    env = server_env(database_url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=BASE_DIR,
-        env=env,
-        check=True,
-    )
+    import startup  # the scripts' shared start (this file is also imported by the fault run)
 
-    os.environ.update(env, DJANGO_SETTINGS_MODULE="config.settings")
-    sys.path.insert(0, str(BASE_DIR))
-    import django
-
-    django.setup()
+    startup.start(database_url, env=server_env(database_url), migrate=True)
     from django.db import connection
 
     from games.engine import registry

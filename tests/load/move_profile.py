@@ -33,6 +33,8 @@ import sys
 import time
 from pathlib import Path
 
+import startup
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_prof"
 SHOWN = re.compile(r"/(games|accounts)/|shortcuts.py:\d+\(render\)|transaction.py:\d+\(__exit__\)")
@@ -79,16 +81,11 @@ def main() -> int:
         ALLOWED_HOSTS="testserver",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
-    move_load.ensure_database(os.environ["DATABASE_URL"])
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    startup.start(migrate=True)
     from django.test import Client
 
     from games.engine import registry
 
-    call_command("migrate", verbosity=0)
     game = registry.get("nogi")
     games = move_load.create_matches(args.matches)
     client = Client(enforce_csrf_checks=True)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
+import startup
 from cpu_timing import median_cpu_ms
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -37,17 +37,8 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", help="game keys (default: every registered game)")
     args = parser.parse_args()
 
-    sys.path.insert(0, str(BASE_DIR))
-    folder = tempfile.mkdtemp(prefix="smoki-render-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/render.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
-    import django
-
-    django.setup()
+    startup.start("scratch", env={"CELERY_TASK_ALWAYS_EAGER": "false"}, migrate=True, no_tasks=True)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import transaction
     from django.template.base import Variable
     from django.test import RequestFactory
     from django.utils import translation
@@ -55,14 +46,11 @@ def main() -> int:
     from games.engine import registry
     from games.lobby import services as lobby
     from games.models import Match
-    from games.panel import build
+    from games.panel import build, jinja
     from games.play import access, bots, services
 
-    call_command("migrate", verbosity=0)
-    transaction.on_commit = lambda func, using=None, robust=False: None  # no tasks here
     User = get_user_model()
     factory = RequestFactory()
-    from games.panel import jinja
 
     class Panel:
         """The panel as the views draw it (games/panel.jinja, Jinja2)."""

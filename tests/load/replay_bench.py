@@ -36,12 +36,11 @@ import argparse
 import os
 import random
 import statistics
-import sys
-import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import startup
 from cpu_timing import median_cpu_ms
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -54,14 +53,8 @@ def main() -> int:
     parser.add_argument("--page-moves", type=int, default=500)
     parser.add_argument("--page-runs", type=int, default=10)
     args = parser.parse_args()
-    sys.path.insert(0, str(BASE_DIR))
-    folder = tempfile.mkdtemp(prefix="smoki-replay-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/replay.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.pop("CACHE_URL", None)
-    import django
-
-    django.setup()
+    startup.start("scratch")
     positions_by_engine(args)
     page_at_steps(args)
     return 0

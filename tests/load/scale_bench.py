@@ -27,10 +27,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+import startup
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_scale"
@@ -89,27 +89,19 @@ def main() -> int:
     parser.add_argument("--probe", type=int, default=200, help="real matches measured")
     args = parser.parse_args()
 
-    sys.path.insert(0, str(BASE_DIR))
-    from tests.load.move_load import ensure_database
-
-    url = os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
-    ensure_database(url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, check=True
+    startup.start(
+        os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
+        env={"CELERY_TASK_ALWAYS_EAGER": "false"},
+        migrate=True,
+        no_tasks=True,
     )
-    import django
-
-    django.setup()
     from django.contrib.auth import get_user_model
-    from django.db import connection, transaction
+    from django.db import connection
     from django.utils import timezone
 
     from games.lobby import services as lobby
     from games.models import Match, Move
 
-    transaction.on_commit = lambda func, using=None, robust=False: None  # no tasks here
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     with connection.cursor() as cursor:
         cursor.execute(

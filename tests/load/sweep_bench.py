@@ -37,6 +37,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+import startup
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_sweep"
 NOT_DUE = int(os.environ.get("SWEEP_IDLE", "100000"))  # idle matches inserted first
@@ -50,31 +52,19 @@ DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/7"
 
 
 def main() -> int:
-    sys.path.insert(0, str(BASE_DIR))
-    from tests.load.move_load import ensure_database
-
-    url = os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "false")
     if WORKERS:
         os.environ.setdefault("CELERY_BROKER_URL", DEFAULT_BROKER_URL)
-    ensure_database(url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, check=True
-    )
-    import django
-
-    django.setup()
+    # Queued tasks (bots, emails) must not run here: only the sweep is timed.
+    startup.start(os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL), migrate=True, no_tasks=True)
     from django.contrib.auth import get_user_model
-    from django.db import connection, transaction
+    from django.db import connection
     from django.utils import timezone
 
     from games.lobby import services as lobby
     from games.models import Match, Move, Notification
     from games.play import timeouts
 
-    # Queued tasks (bots, emails) must not run here: only the sweep is timed.
-    transaction.on_commit = lambda func, using=None, robust=False: None
     if PREPARED == "use":
         shared_sweep(list(Match.objects.filter(status="active").values_list("pk", flat=True)))
         return 0

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
 import sys
 import time
 from itertools import combinations
 from pathlib import Path
+
+import startup
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_tournament_bench"
@@ -46,22 +47,12 @@ LIMIT_SECONDS = 1.0
 
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)
-    sys.path.insert(0, str(BASE_DIR))
-    from tests.load.move_load import ensure_database
-
-    url = os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"  # the bench drives every step itself
-    ensure_database(url)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR, check=True
+    startup.start(
+        os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
+        env={"CELERY_TASK_ALWAYS_EAGER": "false"},  # the bench drives every step itself
+        migrate=True,
+        test_environment=True,  # no email sent
     )
-    import django
-
-    django.setup()
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()  # no email sent
     from games.signals import match_ended
 
     # The bench advances the tournament itself, once per round: no hand-over.
