@@ -1,25 +1,15 @@
-"""Notifications: outbox rows written with the change that causes them, then
-delivered by a worker that records the outcome.
+"""Delivering a notification's email at most once.
 
-A row exists once per (user, match, kind, version, tag), and at most one
-unread row per (user, match, kind): a new event of a kind already waiting to
-be read updates that row (``queue``). Its status says what happens to it:
-``pending`` rows are emailed now, ``digest`` rows wait for the daily digest,
-``skipped`` rows are only shown in the app (the player chose "never", has no
-address, or was looking at the match a moment ago), with the reason in
-``last_error`` for moderators.
-
-After the commit a pending row is handed to the broker; if that hand-over is
-lost, the outbox relay (``games.dispatch.outbox``) hands it over again. Delivery claims
-the row (``sending``, committed) before talking to the mail server and
-records the outcome after, each change conditional on the claim it expects:
-a retried or duplicated task finds the row already claimed and does not send
-again, so no email goes out twice. A failed send is retried with back-off for
-about a day, then marked ``failed`` for moderators, who can send it again; a
-permanent refusal (a 5xx answer) is ``failed`` at once, with the server's
-reason. A
-claim left behind by a worker that died mid-send is reported as ``failed``
-by ``release_stuck_claims``, because whether that email left is unknown."""
+Delivery claims the row (``sending``, committed) before talking to the mail
+server and records the outcome after, each change conditional on the claim
+it expects: a retried or duplicated task finds the row already claimed and
+does not send again, so no email goes out twice. A failed send is retried
+with back-off for about a day, then marked ``failed`` for moderators, who
+can send it again; a permanent refusal (a 5xx answer) is ``failed`` at once,
+with the server's reason. A claim left behind by a worker that died
+mid-send is reported as ``failed`` by ``release_stuck_claims``, because
+whether that email left is unknown. An email about a turn already over is
+``skipped`` with its reason."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Reads: what a given person may see of matches, computed, never trusted.
-
-Nothing but a game's ``view`` output for the viewer's own seat reaches a
-template; private events are filtered here, per viewer."""
+"""The bell: a player's unread count and their list of notifications, one
+entry per match and kind, the newest, unread if any is."""
 
 from __future__ import annotations
 

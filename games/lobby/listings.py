@@ -1,7 +1,6 @@
-"""Reads: what a given person may see of matches, computed, never trusted.
-
-Nothing but a game's ``view`` output for the viewer's own seat reaches a
-template; private events are filtered here, per viewer."""
+"""The lobby's and Watch's lists: the games' tiles, open public matches,
+matches in play to watch, and a player's own matches, finished matches and
+invitations; each with its players' ratings read in one query."""
 
 from __future__ import annotations
 

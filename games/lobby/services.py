@@ -1,8 +1,11 @@
-"""The lobby: creating, joining, leaving and starting matches, and invitations.
+"""The lobby's writes: creating, joining, leaving and starting matches,
+filling seats with bots, "Play a bot now" and rematches (invitations are
+``games.lobby.invitations``).
 
 Writes before the first move. ``join_match`` and ``fill_with_bots`` start the
 match when its last seat is taken: the opening deal or roll is logged as move
-0 and the first turn is handed over to the move path in ``games.play.services``."""
+0, ``games.signals.match_started`` is sent and the first turn is handed over
+to the move path in ``games.play.services``."""
 
 from __future__ import annotations
 

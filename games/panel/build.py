@@ -1,7 +1,12 @@
-"""Reads: what a given person may see of matches, computed, never trusted.
+"""Building the match panel: everything one viewer sees of a match, computed
+from the game's ``view`` for that viewer's own seat (nothing else reaches a
+template), in one pass: the seats with the clock and vacations, the log,
+the board with its words, choices and the viewer's private part (through
+the game's ``Presenter.scene``), the safety buttons and the end banner.
 
-Nothing but a game's ``view`` output for the viewer's own seat reaches a
-template; private events are filtered here, per viewer."""
+A board drawn without choices is kept in the shared cache and shared by
+every viewer of the version (``board_cache_key``); each viewer's private
+part under a key naming them (``viewer_cache_key``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Reads: what a given person may see of matches, computed, never trusted.
-
-Nothing but a game's ``view`` output for the viewer's own seat reaches a
-template; private events are filtered here, per viewer."""
+"""The end-of-match banner: who won and why, each seat's score broken down
+by the game's scoring, and what the match did to the viewer's rating."""
 
 from __future__ import annotations
 

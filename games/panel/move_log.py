@@ -1,7 +1,8 @@
-"""Reads: what a given person may see of matches, computed, never trusted.
-
-Nothing but a game's ``view`` output for the viewer's own seat reaches a
-template; private events are filtered here, per viewer."""
+"""The move log as a viewer may read it: each move's events in the game's
+words, private events only to their seat, moderators' and players' own
+out-of-game entries in words players understand, kept per move in the
+shared cache; the full log, the public JSON log, and the lines an htmx
+move's answer adds to the log its page keeps."""
 
 from __future__ import annotations
 

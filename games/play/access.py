@@ -1,7 +1,9 @@
-"""Reads: what a given person may see of matches, computed, never trusted.
+"""Who may see a match: computed, never trusted.
 
-Nothing but a game's ``view`` output for the viewer's own seat reaches a
-template; private events are filtered here, per viewer."""
+A public match is anyone's to look at; a private one its players',
+invitees', those holding its invitation link and moderators'; a match one
+may not see answers 404, as if it did not exist. The poll's answer ("has
+anything changed?") is a match's stamp, read in one statement."""
 
 from __future__ import annotations
 

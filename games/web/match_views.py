@@ -1,4 +1,7 @@
-"""Thin views: parse the request, call a service or selector, render.
+"""A match's pages and every write on them: the page and its panel, the move,
+joining, leaving, inviting, filling with bots, resigning, undo, notes, the
+rematch, chat and reports, the log, the fairness check, the JSON log and a
+move made from an email's link.
 
 Every mutating request is a POST with CSRF. Without htmx a POST answers
 with a redirect; with htmx it answers with the fresh match panel. Refusals

@@ -1,8 +1,10 @@
-"""Thin views: parse the request, call a service or selector, render.
+"""The site's pages and forms outside a match: the lobby, Watch, about, How to
+play, the new-match form, "Play a bot now", the invitation link,
+unsubscribing, the bell's page, and what a browser or a load balancer asks
+of the site (health, manifest, service worker, icons).
 
-Every mutating request is a POST with CSRF. Without htmx a POST answers
-with a redirect; with htmx it answers with the fresh match panel. Refusals
-carry a clear message and the right 4xx status, and change nothing."""
+Thin views: parse the request, call a service or selector, render; every
+refusal a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrations import migrate_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,22 +16,8 @@ BEFORE = [("players", "0002_rating_active"), ("accounts", "0008_name_readings")]
 AFTER = [("players", "0003_block_moves_to_accounts")]
 
 
-#: Applied all along; named so the historical models are today's.
-SETTLED = [
-    ("contenttypes", "0002_remove_content_type_name"),
-    ("auth", "0012_alter_user_first_name_max_length"),
-]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets + SETTLED)
-    return executor.loader.project_state(targets + SETTLED).apps
-
-
 def test_blocks_and_their_permissions_stay_when_the_model_moves():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     User = old.get_model("auth", "User")
     Block = old.get_model("players", "Block")
     ContentType = old.get_model("contenttypes", "ContentType")
@@ -44,7 +31,7 @@ def test_blocks_and_their_permissions_stay_when_the_model_moves():
         content_type=content_type, codename="view_block", defaults={"name": "Can view block"}
     )
 
-    new = _migrate(AFTER)
+    new = migrate_to(AFTER)
     moved = new.get_model("accounts", "Block")
     assert list(moved.objects.values_list("blocker__username", "blocked__username")) == [
         ("alice", "bob")

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrations import migrate_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,22 +18,8 @@ BEFORE = [("ladders", "0001_initial"), ("games", "0018_kinds_registered_by_apps"
 AFTER = [("ladders", "0002_audit_into_moderation_actions")]
 
 
-#: Applied all along; named so the historical models are today's.
-SETTLED = [
-    ("contenttypes", "0002_remove_content_type_name"),
-    ("auth", "0012_alter_user_first_name_max_length"),
-]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets + SETTLED)
-    return executor.loader.project_state(targets + SETTLED).apps
-
-
 def test_every_ladder_audit_row_becomes_a_moderation_action():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     User = old.get_model("auth", "User")
     Ladder = old.get_model("ladders", "Ladder")
     Challenge = old.get_model("ladders", "Challenge")
@@ -90,7 +77,7 @@ def test_every_ladder_audit_row_becomes_a_moderation_action():
     readers = Group.objects.create(name="ladder readers")
     readers.permissions.add(Permission.objects.get(codename="view_ladderaudit"))
 
-    new = _migrate(AFTER)
+    new = migrate_to(AFTER)
     ModerationAction = new.get_model("games", "ModerationAction")
     rows = list(ModerationAction.objects.order_by("created_at"))
     assert [(r.kind, r.user_id, r.reason, r.moderator_id) for r in rows] == [
