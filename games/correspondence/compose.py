@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core import signing
@@ -205,11 +204,11 @@ def email_choices(row: Notification) -> list[tuple[str, str]]:
     )
     if not level.choices or len(level.choices) > move_links.MAX_CHOICES:
         return []
-    detail = reverse("match_detail", args=[match.pk])
+    urls = presenters.MatchUrls.of(match.pk)
     choices = []
     for choice in level.choices:
         if choice.action_json is None:
-            url = f"{detail}?{urlencode({'path': choice.path})}"
+            url = urls.detail_at(choice.path)
         else:
             token = move_links.make_token(
                 match_id=match.pk,
