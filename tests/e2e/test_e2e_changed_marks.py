@@ -7,10 +7,14 @@ marked in her hand. The marked card is one of her choices; focused from the
 keyboard it shows the focus ring, not the dashed "changed" outline alone
 (screenshots of the card focused and not focused differ, and the focused one
 holds the ring's green). The catch-up section and the list of moves scrolling
-inside it are regions with names of their own (axe's landmark-unique).
+inside it are regions with names of their own (axe's landmark-unique). A
+screen reader hears what changed: the marked card's link says "(changed)"
+in its name, and each mark on the grid names the card it marks.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -130,3 +134,26 @@ def test_the_catch_up_and_its_moves_are_told_apart(live_server, window):
     expect(page.locator("#catch-up")).to_be_visible()
     assert page.evaluate("document.documentElement.lang") == "pl"
     assert axe_findings(page, ["landmark-unique"]) == []
+
+
+def test_a_screen_reader_hears_what_changed(live_server, window):
+    """The changed card's link says "changed" in its name (its label would hide the
+    badge's hidden word), and each mark on the grid says what changed, not the bare
+    word: in English, then in Czech."""
+    match, players = seven_dragons_after_a_timeout()
+    page = open_as_ayla(live_server, window, match)
+    for language, changed in [("en", "changed"), ("cs", "změněno")]:
+        if language != "en":
+            Profile.objects.filter(user=players[0]).update(language=language)
+            forget_preferences(players[0].pk)
+            Seat.objects.filter(match=match, user=players[0]).update(last_seen_at=None)
+            page.goto(f"{live_server.url}/m/{match.pk}/")
+        card = page.locator("#my-secrets a.card:has(.changed-badge)").first
+        expect(card).to_have_accessible_name(re.compile(rf"\S \({changed}\)$"))
+        titles = page.locator(".board-col svg g.changed-mark > title").evaluate_all(
+            "nodes => nodes.map(n => n.textContent)"
+        )
+        assert titles, "borys's move is marked on the board"
+        assert all(t.startswith(f"{changed}: ") and len(t) > len(changed) + 3 for t in titles), (
+            titles
+        )
