@@ -134,13 +134,19 @@ def with_place(ratings):
     )
 
 
-def visible_to(viewer):
-    """Matches ``viewer`` may see: public ones, their own, all for moderators."""
+def visible_to(viewer, through: str = ""):
+    """Matches ``viewer`` may see: public ones, their own, all for moderators.
+
+    ``through`` names the match from another model's rows (``"match"`` for
+    the rating changes): the condition is then on the rows whose match the
+    viewer may see."""
     if viewer is not None and viewer.is_authenticated and roles.is_moderator(viewer):
         return Q()
-    condition = Q(visibility=Visibility.PUBLIC)
+    prefix = f"{through}__" if through else ""
+    condition = Q(**{f"{prefix}visibility": Visibility.PUBLIC})
     if viewer is not None and viewer.is_authenticated:
-        condition |= Q(Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=viewer.pk)))
+        match = OuterRef(f"{through}_id" if through else "pk")
+        condition |= Q(Exists(Seat.objects.filter(match=match, user_id=viewer.pk)))
     return condition
 
 
@@ -164,8 +170,11 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         return None
     ratings = list(with_place(Rating.objects.filter(user=user)).order_by("game_key"))
     places = {r.game_key: r.above + 1 for r in ratings if r.above is not None}
+    # A private match's change (its number, date and rating) only for those
+    # who may see the match: its players and moderators.
     history: dict[str, list[RatingChange]] = {}
-    for change in RatingChange.objects.filter(user=user).order_by("rated_at", "pk"):
+    changes = RatingChange.objects.filter(visible_to(viewer, "match"), user=user)
+    for change in changes.order_by("rated_at", "pk"):
         history.setdefault(change.game_key, []).append(change)
     standings = [
         GameStanding(
