@@ -26,6 +26,7 @@ from games.correspondence import board_picture, move_links
 from games.dispatch import kinds
 from games.dispatch.kinds import absolute
 from games.dispatch.notifications import UNDO_TAG
+from games.lobby import invitations
 from games.models import (
     Match,
     Move,
@@ -250,8 +251,10 @@ def make_message(user, subject, text, html, unsubscribe_url, ref) -> EmailMultiA
     return message
 
 
-def message_context(row: Notification) -> dict:
-    """Subject and sentences for one notification, in the active language and zone."""
+def message_context(row: Notification, terms: dict | None = None) -> dict:
+    """Subject and sentences for one notification, in the active language and
+    zone. ``terms``: the invitations' terms read already for a list of rows
+    (``invitations.terms_for``), else read here for an invitation."""
     from games.engine import registry
 
     if kinds.is_news(row.kind):
@@ -312,10 +315,22 @@ def message_context(row: Notification) -> dict:
             _("A moderator changed %(game)s #%(id)s. The match log says what was done.") % what
         )
     else:
-        inviter = match.invitations.filter(invited_user=row.user).first()
-        who = inviter.invited_by.profile.name if inviter else match.created_by.username
-        subject = _("%(who)s invites you to %(game)s #%(id)s") % {**what, "who": who}
-        lines.append(_("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who})
+        # An invitation that is more than a seat (a ladder's challenge) says
+        # what it is, by when, what each answer does, and where it is answered.
+        if terms is None:
+            terms = invitations.terms_for(row.user, [match.pk])
+        if invitation_terms := terms.get(match.pk):
+            subject = invitation_terms.subject
+            lines.extend(invitation_terms.lines)
+            url_line = _("Accept or decline on this page: %(url)s")
+            lines.append(url_line % {"url": absolute(invitation_terms.page_url)})
+        else:
+            inviter = match.invitations.filter(invited_user=row.user).first()
+            who = inviter.invited_by.profile.name if inviter else match.created_by.username
+            subject = _("%(who)s invites you to %(game)s #%(id)s") % {**what, "who": who}
+            lines.append(
+                _("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who}
+            )
     return {"subject": str(subject), "lines": [str(line) for line in lines], "match_url": url}
 
 
