@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +23,51 @@ from games.models import (
     NotificationKind,
     Seat,
 )
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What an invitation made by an app above the games is, when it is more
+    than a seat offered: a ladder's challenge, with its deadline and what
+    each answer costs. Worded in the active language and zone when the
+    email, the bell or the lobby is drawn.
+
+    ``subject`` names it (the email's subject, the bell's entry), ``lines``
+    say what it is, by when, and what each answer does; Accept and Decline
+    post to ``accept_url`` and ``decline_url`` (the app's own answers, not a
+    plain join or decline) under the labels given; ``page_url`` is the page
+    where it is answered."""
+
+    subject: str
+    lines: tuple[str, ...]
+    accept_url: str
+    decline_url: str
+    accept_label: str
+    decline_label: str
+    page_url: str
+
+
+#: Functions ``(invitee, match_ids) -> {match_id: Terms}`` registered by apps.
+_terms_providers: list[Callable[[object, list[int]], dict[int, Terms]]] = []
+
+
+def register_terms(provider: Callable[[object, list[int]], dict[int, Terms]]) -> None:
+    """Let an app say what its invitations are (called from its ``ready``;
+    registering the same function again is harmless)."""
+    if provider not in _terms_providers:
+        _terms_providers.append(provider)
+
+
+def terms_for(invitee, match_ids) -> dict[int, Terms]:
+    """The terms of the invitations to ``match_ids`` an app registered for
+    ``invitee`` (none for a plain invitation); no query without matches."""
+    match_ids = [pk for pk in match_ids if pk is not None]
+    found: dict[int, Terms] = {}
+    if not match_ids:
+        return found
+    for provider in _terms_providers:
+        found.update(provider(invitee, match_ids))
+    return found
 
 
 def require_open(match: Match) -> None:
