@@ -78,6 +78,15 @@ class PlayerPage:
     page: int
     has_next: bool
     blocked_by_me: bool
+    # They block the viewer: never said as such (``challenge_refused``).
+    blocks_me: bool = False
+
+    @property
+    def challenge_refused(self) -> bool:
+        """Whether the page offers no "Challenge" because one of the two
+        blocks the other: it then says the one neutral sentence
+        (``accounts.selectors.not_accepting``), whichever of them blocked."""
+        return self.blocked_by_me or self.blocks_me
 
 
 def leaderboard_rows():
@@ -155,7 +164,9 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
     (active) player. Six queries, so that the page with its top bar stays
     within eight: the user (with whether the viewer blocked them), their
     ratings with their leaderboard places, the rating history, the matches
-    in play, one page of finished matches, and every seat of those matches."""
+    in play, one page of finished matches, and every seat of those matches.
+    Whether either of the viewer and the player blocks the other (the
+    "Challenge" button) comes with the user, in the first."""
     User = get_user_model()
     users = User.objects.select_related("profile").filter(username=username, is_active=True)
     signed_in = viewer is not None and viewer.is_authenticated
@@ -163,7 +174,8 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         users = users.annotate(
             blocked_by_viewer=Exists(
                 Block.objects.filter(blocker=viewer.pk, blocked=OuterRef("pk"))
-            )
+            ),
+            blocks_viewer=Exists(Block.objects.filter(blocker=OuterRef("pk"), blocked=viewer.pk)),
         )
     user = users.first()
     if user is None:
@@ -219,6 +231,7 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         ):
             seats.setdefault(seat.match_id, []).append(seat)
     blocked = signed_in and viewer.pk != user.pk and user.blocked_by_viewer
+    blocks_me = signed_in and viewer.pk != user.pk and user.blocks_viewer
     return PlayerPage(
         user=user,
         ref=ref_for_user(user),
@@ -228,6 +241,7 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         page=page,
         has_next=has_next,
         blocked_by_me=blocked,
+        blocks_me=blocks_me,
     )
 
 

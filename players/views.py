@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import services as account_services
+from accounts.selectors import not_accepting
 from core.errors import ServiceError
 from games.engine import registry
 from players import sections, selectors
@@ -29,6 +30,7 @@ def player_page(request, username: str):
         "data": data,
         "is_me": request.user.is_authenticated and request.user.pk == data.user.pk,
         "sections": sections.sections_for(data.user),
+        "not_accepting": not_accepting(),
     }
     return render(request, "players/player.html", context)
 

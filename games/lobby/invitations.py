@@ -78,13 +78,10 @@ def require_open(match: Match) -> None:
 
 def invite_user(*, user, match: Match, username: str) -> Invitation:
     """Invite a player by username to a match that is still gathering players."""
-    User = get_user_model()
     if not match.seats.filter(user=user).exists():
         raise Forbidden(_("Only players in this match can invite others."))
     require_open(match)
-    invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
-    if invitee is None:
-        raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
+    invitee = find_invitee(username)
     if match.seats.filter(user=invitee).exists():
         raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
     require_may_invite(user, invitee)
@@ -94,6 +91,39 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
     count_invitation(user, invitee)
     with transaction.atomic():
         return send_invitation(match, inviter=user, invitee=invitee)
+
+
+def find_invitee(username: str):
+    """The active player ``username`` names (in any case), or a refusal saying
+    there is none."""
+    User = get_user_model()
+    invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if invitee is None:
+        raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
+    return invitee
+
+
+def challenge_refusal(inviter, username: str) -> tuple[object | None, str | None]:
+    """For the new-match form opened from a player's page ("Challenge"): the
+    player ``username`` names, and why an invitation from ``inviter`` would be
+    refused now (None when it would be sent), in the words ``invite_user``
+    refuses with: no such player, oneself, or the one neutral sentence for a
+    block either way or the invitee's own rule. Changes nothing and counts
+    nothing against the limits, which apply when the invitation is sent."""
+    try:
+        invitee = find_invitee(username)
+    except ServiceError as error:
+        return None, error.message
+    if invitee.pk == inviter.pk:
+        return invitee, _("You cannot challenge yourself.")
+    try:
+        require_may_invite(inviter, invitee)
+    except ServiceError as error:
+        return invitee, error.message
+    if is_blocked_by_any(invitee.pk, [inviter.pk]):
+        # The inviter blocks them: the same sentence, so neither learns who blocked.
+        return invitee, not_accepting()
+    return invitee, None
 
 
 def require_may_invite(inviter, invitee) -> None:

@@ -27,6 +27,7 @@ from games.engine.replay import OPENING
 from games.engine.rng import seed_hash
 from games.lobby.invitations import (
     count_invitation,
+    invite_user,
     require_may_invite,
     require_open,
     withdraw_invitations,
@@ -101,6 +102,17 @@ def create_match(
             created_by=user,
         )
         Seat.objects.create(match=match, index=0, user=user)
+    return match
+
+
+def challenge(*, user, username: str, **create) -> Match:
+    """A new match (``create_match``'s settings) with ``username`` invited at
+    once: the "Challenge" of a player's page. The invitation is
+    ``invitations.invite_user``'s, with its blocks, the invitee's own rule and
+    the limits; when it is refused, so is the match, and nothing is created."""
+    with transaction.atomic():
+        match = create_match(user=user, **create)
+        invite_user(user=user, match=match, username=username)
     return match
 
 

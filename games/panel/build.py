@@ -19,10 +19,10 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from accounts.refs import PlayerRef, ref_for_seat
-from accounts.selectors import preferences
+from accounts.selectors import blocked_pairs, not_accepting, preferences
 from games import i18n
 from games.engine import registry
 from games.models import (
@@ -59,6 +59,10 @@ class SeatRow:
     replaced_by_bot: bool = False
     username: str = ""
     ref: PlayerRef | None = None
+    # A finished match's "Play again" beside another player (the rematch), its
+    # words for a screen reader; or why there is none (a block either way).
+    play_again: str = ""
+    not_accepting: str = ""
 
     @property
     def strikes_label(self) -> str:
@@ -74,6 +78,33 @@ def _vacation(seat: Seat, now):
     profile = getattr(seat.user, "profile", None)
     until = profile.vacation_until if profile else None
     return until if until and until > now else None
+
+
+def _offer_play_again(rows: list[SeatRow], seats: list[Seat], me: Seat) -> None:
+    """A finished match's players list offers its player "Play again" beside
+    each other person seated (not their own row, not a bot's): the rematch
+    (``lobby.services.rematch``, through its view), which invites the whole
+    table, as its words say. Where either of the two blocks the other, the
+    row says the one neutral sentence instead (``not_accepting``), whoever
+    blocked. One query for the blocks, none without another person."""
+    others = {
+        seat.index: seat.user_id
+        for seat in seats
+        if seat.user_id is not None and not seat.is_bot and seat.index != me.index
+    }
+    if not others:
+        return
+    pairs = blocked_pairs([me.user_id, *others.values()])
+    for row in rows:
+        other = others.get(row.index)
+        if other is None:
+            continue
+        if frozenset((me.user_id, other)) in pairs:
+            row.not_accepting = not_accepting()
+        elif len(seats) == 2:
+            row.play_again = gettext("Play again with %(name)s") % {"name": row.name}
+        else:
+            row.play_again = gettext("Play again with everyone at this table")
 
 
 def _safety(match: Match, seats, me, names, last) -> dict[str, Any]:
@@ -316,6 +347,8 @@ def match_panel(
         context["can_rematch"] = (
             me is not None and not me.is_bot and match.status == MatchStatus.FINISHED
         )
+        if context["can_rematch"]:
+            _offer_play_again(context["seat_rows"], seats, me)
     if new_moves:
         recent = new_moves
         context["log_added"] = True

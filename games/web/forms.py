@@ -106,6 +106,12 @@ class CreateMatchForm(forms.Form):
         label=_("Highest rating to join"), required=False, min_value=0, max_value=4000
     )
 
+    # The player invited at once ("Challenge" on their page): a username, or none.
+    invite = forms.CharField(required=False, max_length=150, widget=forms.HiddenInput)
+
+    def clean_invite(self):
+        return self.cleaned_data.get("invite", "").strip()
+
     def clean(self):
         cleaned = super().clean()
         low, high = cleaned.get("min_rating"), cleaned.get("max_rating")
@@ -119,10 +125,15 @@ class CreateMatchForm(forms.Form):
     def clean_timeout_policy(self):
         return self.cleaned_data.get("timeout_policy") or TimeoutPolicy.BOT_STRIKES
 
-    def __init__(self, *args, game_key: str | None = None, **kwargs):
+    def __init__(self, *args, game_key: str | None = None, invite: str = "", **kwargs):
         """Only the chosen game's player counts and options: the game comes
-        from the posted data, else from ``game_key`` (the first step's choice)."""
+        from the posted data, else from ``game_key`` (the first step's choice).
+        ``invite``: the player challenged (the address's ``?invite=``), whose
+        match is private unless the challenger opens it."""
         super().__init__(*args, **kwargs)
+        if invite:
+            self.fields["invite"].initial = invite
+            self.fields["visibility"].initial = Visibility.PRIVATE
         games = registry.all()
         self.fields["game"].choices = [(g.key, g.title) for g in games]
         key = self.data.get("game") if self.is_bound else game_key

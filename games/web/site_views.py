@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from functools import partial
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -28,13 +29,17 @@ from django.views.decorators.http import (
 )
 
 from accounts import services as account_services
+from accounts.refs import ref_for_user
+from accounts.selectors import not_accepting
 from core import limits
 from core.errors import ServiceError
 from games.correspondence import compose, inbox
 from games.dispatch import notifications
 from games.engine import registry
 from games.lobby import listings
+from games.lobby.invitations import challenge_refusal
 from games.lobby.services import (
+    challenge,
     create_match,
     play_bot,
 )
@@ -217,20 +222,43 @@ def _refuse_play_bot(request, entry, form, message: str, status: int):
     return render(request, template, context, status=status)
 
 
+def _invited(request) -> str:
+    """The player a new match is to invite (``?invite=``, or the posted form's),
+    as typed: checked by ``challenge_refusal``."""
+    raw = request.POST.get("invite") if request.method == "POST" else request.GET.get("invite")
+    return raw.strip()[:150] if isinstance(raw, str) else ""
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def match_create(request):
-    form = CreateMatchForm(request.POST or None, game_key=request.GET.get("game"))
+    """The new-match form; with ``?invite=<username>`` (a player page's
+    "Challenge") the match is created with that player invited, through the
+    invitation service, or not at all."""
+    invite = _invited(request)
+    invitee, refusal = challenge_refusal(request.user, invite) if invite else (None, None)
+    data = request.POST or None
+    if refusal:
+        # The form no longer carries the refused invitation: said once, not posted again.
+        invite, invitee = "", None
+        if data is not None:
+            data = data.copy()
+            data["invite"] = ""
+    form = CreateMatchForm(data, game_key=request.GET.get("game"), invite=invite)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
+        if refusal:
+            form.is_valid()
+            status = 403 if refusal == not_accepting() else 400
+        elif form.is_valid():
+            create = create_match if not invite else partial(challenge, username=invite)
             try:
                 limits.check(
                     limits.MATCH,
                     request.user.pk,
                     message=_("You have created many matches lately; wait an hour."),
                 )
-                match = create_match(
+                match = create(
                     user=request.user,
                     game_key=form.cleaned_data["game"],
                     n_seats=form.cleaned_data["n_seats"],
@@ -253,7 +281,14 @@ def match_create(request):
         else:
             status = 400
     # Without a game chosen yet, the first step offers the games (no script needed).
-    context = {"form": form, "games": registry.all(), "game": form.game}
+    context = {
+        "form": form,
+        "games": registry.all(),
+        "game": form.game,
+        "invite": invite,
+        "invitee": ref_for_user(invitee) if invitee is not None else None,
+        "refusal": refusal,
+    }
     return render(request, "games/match_create.html", context, status=status)
 
 

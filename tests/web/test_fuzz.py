@@ -199,6 +199,7 @@ ENDPOINTS: dict[str, Endpoint] = {
             "rated",
             "min_rating",
             "max_rating",
+            "invite",
         )
     ),
     "profile": Endpoint(PROFILE_FIELDS),
@@ -310,6 +311,8 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
         ("game", "player", "since", "until", "page"), roles=MATCH_ROLES, method="get"
     ),
     "lobby": Endpoint(("game", "page"), method="get"),
+    # The new-match form, and a player page's "Challenge" (``?invite=``).
+    "match_create": Endpoint(("game", "invite"), method="get"),
     "email_move": Endpoint((), "email_move", MATCH_ROLES, method="get"),
     "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),
     "leaderboard": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
