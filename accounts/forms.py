@@ -136,6 +136,7 @@ class ProfileForm(forms.ModelForm):
             "email_invitation",
             "invitations_from",
             "page_public",
+            "show_presence",
             "reminder_hours",
             "confirm_moves",
             "theme",

@@ -1,10 +1,12 @@
-"""Speak to a signed-in player in their language and show times in their zone."""
+"""Speak to a signed-in player in their language and show times in their
+zone; keep their presence (``accounts.presence``)."""
 
 import zoneinfo
 
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 
+from accounts import presence
 from accounts.selectors import preferences
 
 
@@ -47,3 +49,21 @@ class ProfilePreferencesMiddleware:
         finally:
             # The zone is per request: never let it leak into the next one on this thread.
             timezone.deactivate()
+
+
+class PresenceMiddleware:
+    """Touch the signed-in player's presence after each request that read
+    who they are (at most once a minute, in the cache alone: no database
+    write). A request that never loaded the user (a public match's poll,
+    answered without the session) is left alone, so presence costs it
+    nothing; the player's other requests keep it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "_cached_user", None)
+        if user is not None and user.is_authenticated:
+            presence.touch(user.pk, shown=lambda: preferences(user).get("show_presence", True))
+        return response

@@ -104,6 +104,10 @@ class Profile(models.Model):
         _("show my player page to visitors who are not logged in"), default=True
     )
     theme = models.CharField(_("colours"), max_length=8, choices=Theme.choices, default=Theme.AUTO)
+    # "online now" or "last seen" beside the player's name (accounts.presence).
+    show_presence = models.BooleanField(
+        _("show others when I was last here (online now, last seen)"), default=True
+    )
     # The two readings (accounts.names.name_keys) of the username and of the
     # display name, kept by save(): a new name is checked against every other
     # player's with one indexed query. "key" is the name as written, "lower

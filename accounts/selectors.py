@@ -33,7 +33,8 @@ def _preferences_key(user_id) -> str:
 
 def preferences(user) -> dict:
     """What every page needs of a signed-in player's profile: language, time
-    zone, colours, whether to confirm moves and the name in the top bar.
+    zone, colours, whether to confirm moves, the name in the top bar and
+    whether their presence is kept (``accounts.presence``).
 
     Kept in the shared cache (Redis in production) under the user's id and
     dropped whenever the profile or the user is saved
@@ -53,6 +54,7 @@ def preferences(user) -> dict:
             "theme": profile.theme if profile else "auto",
             "confirm_moves": profile.confirm_moves if profile else "auto",
             "name": profile.name if profile else user.get_username(),
+            "show_presence": profile.show_presence if profile else True,
         }
         cache.set(key, found, PREFERENCES_TIMEOUT)
     return found

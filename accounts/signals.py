@@ -3,6 +3,7 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts import presence
 from accounts.models import Profile
 from accounts.names import name_keys
 from accounts.selectors import forget_preferences, preferences
@@ -26,6 +27,8 @@ def profile_changed(sender, instance, **kwargs):
     """Pages read the language, zone, colours and name from the cache: drop
     them when the profile changes, so the next request reads them afresh."""
     forget_preferences(instance.user_id)
+    if not instance.show_presence:
+        presence.forget(instance.user_id)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

@@ -127,6 +127,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfilePreferencesMiddleware",
+    # "online now": a cache key touched at most once a minute per player.
+    "accounts.middleware.PresenceMiddleware",
     # 405 for methods the site has none of, 400 for a NUL in any parameter.
     "games.web.middleware.RequestGuardMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.models import Block
+from accounts.presence import Presence, presence_of
 from accounts.refs import PlayerRef, ref_for_seat, ref_for_user
 from games.engine import registry
 from games.models import Match, MatchStatus, Seat, Visibility
@@ -80,6 +81,8 @@ class PlayerPage:
     blocked_by_me: bool
     # They block the viewer: never said as such (``challenge_refused``).
     blocks_me: bool = False
+    # "online now" or "last seen …", for others, unless the player hides it.
+    presence: Presence | None = None
 
     @property
     def challenge_refused(self) -> bool:
@@ -166,7 +169,8 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
     ratings with their leaderboard places, the rating history, the matches
     in play, one page of finished matches, and every seat of those matches.
     Whether either of the viewer and the player blocks the other (the
-    "Challenge" button) comes with the user, in the first."""
+    "Challenge" button) comes with the user, in the first; their presence
+    from the cache, with no query."""
     User = get_user_model()
     users = User.objects.select_related("profile").filter(username=username, is_active=True)
     signed_in = viewer is not None and viewer.is_authenticated
@@ -242,6 +246,7 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         has_next=has_next,
         blocked_by_me=blocked,
         blocks_me=blocks_me,
+        presence=None if signed_in and viewer.pk == user.pk else presence_of([user]).get(user.pk),
     )
 
 

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 
+from accounts.presence import presence_of
 from accounts.refs import PlayerRef, ref_for_seat
 from accounts.selectors import blocked_pairs, not_accepting, preferences
 from games import i18n
@@ -63,6 +64,8 @@ class SeatRow:
     # words for a screen reader; or why there is none (a block either way).
     play_again: str = ""
     not_accepting: str = ""
+    # "online now" or "last seen …" (accounts.presence), for another person seated.
+    presence: Any = None
 
     @property
     def strikes_label(self) -> str:
@@ -78,6 +81,19 @@ def _vacation(seat: Seat, now):
     profile = getattr(seat.user, "profile", None)
     until = profile.vacation_until if profile else None
     return until if until and until > now else None
+
+
+def _presence(rows: list[SeatRow], seats: list[Seat], user) -> None:
+    """Each other person seated who shows their presence: "online now" or
+    "last seen …", read for all of them with one cache ``get_many``
+    (``accounts.presence.presence_of``); the profiles came with the seats."""
+    me = user.pk if user.is_authenticated else None
+    people = {s.index: s.user for s in seats if s.user_id not in (None, me) and not s.is_bot}
+    shown = presence_of(people.values())
+    for row in rows:
+        person = people.get(row.index)
+        if person is not None:
+            row.presence = shown.get(person.pk)
 
 
 def _offer_play_again(rows: list[SeatRow], seats: list[Seat], me: Seat) -> None:
@@ -338,6 +354,7 @@ def match_panel(
         )
         for seat in seats
     ]
+    _presence(context["seat_rows"], seats, user)
     context["my_turn"] = sight is not None and sight in to_move and not match.is_over
     if match.is_over and match.result:
         context["final"] = final_banner(match, seats, names, presenter, viewer)

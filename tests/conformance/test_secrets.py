@@ -41,6 +41,9 @@ NOISE = [
     # "Since your last visit": a first and a second look differ by design (the
     # first is a visit); test_replay_secrets.py diffs it on its own.
     re.compile(r'<section class="catch-up".*?</section>', re.S),
+    # "online now" beside a player: whether they were seen depends on whose
+    # requests came first, not on any secret (accounts.presence).
+    re.compile(r'<span class="presence[^"]*"[^>]*>[^<]*</span>'),
 ]
 CHOICE_PATH = re.compile(r'data-path="([^"]+)"')
 

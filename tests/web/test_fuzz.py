@@ -180,6 +180,7 @@ PROFILE_FIELDS = (
     "reminder_hours",
     "confirm_moves",
     "theme",
+    "show_presence",
 )
 MODERATION = ("reason", "confirm", "hours", "seat", "ranks", "count")
 
