@@ -1,0 +1,13 @@
+"""Celery tasks of quick match: thin, taking nothing, safe to rerun."""
+
+from celery import shared_task
+
+from matchmaking import services
+
+
+@shared_task(acks_late=True)
+def match_waiting() -> dict:
+    """Every minute (beat), and right after a new request: one pass. Several
+    workers may run it at once: a table is formed under its requests' locks,
+    and a request seated or locked by another pass is left alone."""
+    return services.match_waiting()
