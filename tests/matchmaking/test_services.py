@@ -189,9 +189,7 @@ def test_closer_ratings_are_seated_together(ask, players):
         _rate(player, "nogi", rating)
         ask(player)
     services.match_waiting()
-    tables = {
-        frozenset(s.user.username for s in m.seats.all()) for m in Match.objects.all()
-    }
+    tables = {frozenset(s.user.username for s in m.seats.all()) for m in Match.objects.all()}
     assert tables == {frozenset({"p0", "p2"}), frozenset({"p1", "p3"})}
 
 
@@ -235,9 +233,9 @@ def test_withdrawing_while_a_table_forms(ask, alice, bob):
     services.withdraw(alice, mine.pk)
     assert services.seat(table) is False
     assert not Match.objects.exists()
-    assert list(Request.objects.filter(status="waiting").values_list("user__username", flat=True)) == [
-        "bob"
-    ]
+    assert list(
+        Request.objects.filter(status="waiting").values_list("user__username", flat=True)
+    ) == ["bob"]
 
     again = ask(alice)
     (table,) = services.plan()
