@@ -93,13 +93,13 @@ def waiting(games) -> list[matching.Waiting]:
     return result
 
 
-def blocks_among_waiting() -> set[tuple[int, int]]:
-    """Every pair of waiting players where one blocked the other: one query."""
-    users = _waiting_rows().values("user_id")
-    pairs = Block.objects.filter(blocker_id__in=users, blocked_id__in=users).values_list(
+def blocks_among(waiting_users: set[int]) -> set[tuple[int, int]]:
+    """Every pair of waiting players where one blocked the other: one query
+    (the blocks made by waiting players, kept when the blocked one waits too)."""
+    pairs = Block.objects.filter(blocker_id__in=_waiting_rows().values("user_id")).values_list(
         "blocker_id", "blocked_id"
     )
-    return matching.blocked_pairs(pairs)
+    return matching.blocked_pairs((a, b) for a, b in pairs if b in waiting_users)
 
 
 # -- What players see -----------------------------------------------------------------

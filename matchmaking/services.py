@@ -4,14 +4,17 @@ tables (docs/quick-match.md).
 Locking: a pass plans its tables from what it read, without a lock; then
 each table is a short transaction of its own that locks the table's request
 rows in one statement (primary-key order, ``FOR UPDATE OF`` the requests
-only, ``SKIP LOCKED``) and goes on only if every one of them is still
-waiting and its player active. So two passes at once never seat a request
-twice: the second finds the rows locked (skipped) or no longer waiting, and
-leaves the table for its next pass. A withdrawal locks its one request
-(``FOR UPDATE``): while a pass holds it, the withdrawal waits, then finds it
-seated and is refused; a withdrawal first makes the pass skip the table.
-The new match is made by ``games.lobby.services.start_table`` inside the
-table's transaction, after the requests' lock.
+only, ``NOWAIT``) and goes on only if every one of them is still waiting and
+its player active. A row another transaction holds makes the statement fail
+at once, before it holds anything further (rows are locked in key order):
+the table is skipped, never waited for, and its requests wait for the next
+pass. So two passes at once never seat a request twice, and of two passes
+forming the same table one forms it. (``SKIP LOCKED`` would let each of two
+passes lock part of a table and both give up.) A withdrawal locks its one
+request (``FOR UPDATE``): while a pass holds it, the withdrawal waits, then
+finds it seated and is refused; a withdrawal first makes the pass skip the
+table. The new match is made by ``games.lobby.services.start_table`` inside
+the table's transaction, after the requests' lock.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -177,9 +180,9 @@ def plan(now=None) -> list[matching.Table]:
     """The tables a pass would form now, from what is read (three queries)."""
     now = now or timezone.now()
     games = selectors.game_seats()
-    return matching.plan(
-        selectors.waiting(games), games, selectors.blocks_among_waiting(), now.timestamp()
-    )
+    waiting = selectors.waiting(games)
+    blocks = selectors.blocks_among({w.user for w in waiting})
+    return matching.plan(waiting, games, blocks, now.timestamp())
 
 
 def match_waiting(now=None) -> dict:
@@ -206,12 +209,16 @@ def seat(table: matching.Table, now=None) -> bool:
     """Form one planned table, if every request of it is still waiting."""
     now = now or timezone.now()
     with transaction.atomic():
-        rows = list(
-            Request.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(WAITING, pk__in=table.requests, user__is_active=True)
-            .select_related("user__profile")
-            .order_by("pk")
-        )
+        try:
+            with transaction.atomic():
+                rows = list(
+                    Request.objects.select_for_update(nowait=True, of=("self",))
+                    .filter(WAITING, pk__in=table.requests, user__is_active=True)
+                    .select_related("user__profile")
+                    .order_by("pk")
+                )
+        except OperationalError:  # another pass, or a withdrawal, holds one of them
+            return False
         if len(rows) != len(table.requests):
             return False
         by_id = {row.pk: row for row in rows}
