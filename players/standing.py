@@ -19,6 +19,15 @@ class PlayersStanding:
         found = {(u, k): d for u, k, d in rows}
         return {key: found.get(key, NEWCOMER_RATING) for key in wanted}
 
+    def leaders(self, game_keys, n):
+        from games.play.standing import Leader
+        from players.selectors import leaders
+
+        return {
+            key: [Leader(r.ref, r.display, r.place, r.provisional) for r in rows]
+            for key, rows in leaders(game_keys, n).items()
+        }
+
     def changes_in(self, match):
         from games.play.standing import RatingWords
 

@@ -87,7 +87,7 @@ def board_picture_of(row: Notification, width: int = board_picture.PICTURE_WIDTH
     here, in the mail worker (``games.correspondence.board_picture``); None when it cannot
     be drawn (the email then goes without it)."""
     seat = next((s for s in row.match.seats.all() if s.user_id == row.user_id), None)
-    if seat is None:
+    if seat is None or seat.sight is None:  # a player who resigned sees no seat's board
         return None
     try:
         return board_picture.board_png(row.match, seat.index, width=width)
@@ -140,7 +140,7 @@ def email_position(row: Notification) -> dict:
         return {}
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     seat = next((s for s in seats if s.user_id == row.user_id), None)
-    if seat is None:
+    if seat is None or seat.sight is None:
         return {}
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
@@ -194,7 +194,7 @@ def email_choices(row: Notification) -> list[tuple[str, str]]:
         return []
     seat = next((s for s in match.seats.all() if s.user_id == row.user_id), None)
     game = registry.get(match.game_key)
-    if seat is None or seat.index not in game.current_seats(match.state):
+    if seat is None or seat.sight is None or seat.index not in game.current_seats(match.state):
         return []
     presenter = presenters.get(match.game_key)
     names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]

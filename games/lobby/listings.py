@@ -79,13 +79,22 @@ class GameTile:
     icon: str  # a game-icons name (games/icons.py)
     players: str
     summary: str
+    # Its best players: ranked ones with their places, then provisional ones.
+    leaders: tuple[standing.Leader, ...] = ()
+
+
+# How many of each game's best players its tile names.
+TILE_LEADERS = 3
 
 
 def game_tiles() -> list[GameTile]:
     """Every registered game for the lobby, in the active language: its icon and
-    one-sentence summary come from its presenter (``ICON``, ``SUMMARY``)."""
+    one-sentence summary come from its presenter (``ICON``, ``SUMMARY``), its
+    best players from the ratings (one query for every game)."""
     tiles = []
-    for entry in registry.registrations():
+    entries = registry.registrations()
+    leaders = standing.leaders([entry.key for entry in entries], TILE_LEADERS)
+    for entry in entries:
         game = entry.rules
         presenter = presenters.get(entry.key)
         if game.min_players == game.max_players:
@@ -104,6 +113,7 @@ def game_tiles() -> list[GameTile]:
                 icon=presenter.ICON,
                 players=players,
                 summary=str(presenter.SUMMARY),
+                leaders=tuple(leaders.get(entry.key, ())),
             )
         )
     return tiles

@@ -84,7 +84,7 @@ def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
         _log_entry(match, moderator, "abort")
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
-        match.deadline = match.wake_at = match.waiting_on = None
+        match.deadline = match.wake_at = match.waiting_on = match.bots_due_at = None
         match.save()
         signals.match_ended.send(sender=Match, match=match, seats=seats)
         _notify_players(match, seats)
