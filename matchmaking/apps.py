@@ -11,7 +11,8 @@ class MatchmakingConfig(AppConfig):
 
     def ready(self):
         from games.lobby import sections
-        from matchmaking import notify, selectors
+        from matchmaking import notify, receivers, selectors
 
         notify.register()
+        receivers.connect()
         sections.register("quick_match", "matchmaking/lobby_section.html", selectors.lobby_section)

@@ -184,6 +184,19 @@ def test_a_deactivated_players_request_is_not_seated(ask, alice, bob):
     assert services.match_waiting()["tables"] == 0
 
 
+def test_a_deactivated_players_requests_are_withdrawn_and_a_deleted_ones_go(ask, alice, bob):
+    ask(alice)
+    ask(alice, "")
+    ask(bob)
+    alice.is_active = False
+    alice.save()
+    assert set(Request.objects.filter(user=alice).values_list("status", flat=True)) == {
+        RequestStatus.WITHDRAWN
+    }
+    bob.delete()
+    assert not Request.objects.filter(user_id=bob.pk).exists()
+
+
 def test_closer_ratings_are_seated_together(ask, players):
     for player, rating in zip(players[:4], [1000, 1500, 1050, 1480], strict=True):
         _rate(player, "nogi", rating)
