@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import i18n
 from games.engine import registry
 from games.models import TIME_PER_MOVE_CHOICES
 from matchmaking import matching
+from matchmaking.services import BOTS_AFTER
 
 #: The game field's value for "any game".
 ANY = "any"
@@ -50,12 +52,35 @@ class QuickMatchForm(forms.Form):
         help_text=_("Points either side of your rating, for the game you are seated at."),
     )
 
+    bots_after = forms.TypedChoiceField(
+        label=_("If nobody comes"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="",
+    )
+
     def __init__(self, *args, game_key: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         key = self.data.get("game") if self.is_bound else game_key
         self.game = next((g for g in registry.all() if g.key == key), None)
         self.any_game = key == ANY
         self.fields["game"].initial = key
+        self.fields["bots_after"].choices = [
+            ("", _("keep waiting for players")),
+            *(
+                (
+                    hours,
+                    ngettext(
+                        "play bots after %(n)d hour (unrated)",
+                        "play bots after %(n)d hours (unrated)",
+                        hours,
+                    )
+                    % {"n": hours},
+                )
+                for hours in BOTS_AFTER
+            ),
+        ]
         self.fields["window"].choices = [
             *((value, label) for value, label in WINDOWS),
             ("", _("any rating")),

@@ -26,7 +26,8 @@ class Request(models.Model):
     (then ``options`` is empty: each game's defaults); ``counts`` the player
     counts accepted, a bit mask (bit n: n players, ``matching.mask_of``);
     ``window`` the rating points either side accepted at first (None: any
-    rating), widened with waiting time by ``matching.widened``."""
+    rating), widened with waiting time by ``matching.widened``; ``bots_after`` the
+    hours after which a request still waiting is seated with bots."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_requests"
@@ -38,6 +39,9 @@ class Request(models.Model):
     clock_max = models.DurationField()
     rated = models.BooleanField(default=True)
     window = models.PositiveIntegerField(null=True, blank=True)
+    # After this many hours without a table, the player plays bots instead
+    # (None: wait for players however long it takes).
+    bots_after = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=10, choices=RequestStatus.choices, default=RequestStatus.WAITING
     )

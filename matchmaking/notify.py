@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.dispatch import kinds, notifications
 from games.engine import registry
@@ -17,6 +17,7 @@ from games.engine import registry
 QUICK_MATCH_NEWS = "quick_match"
 
 SEATED = "seated"
+WITH_BOTS = "bots"
 
 
 def register() -> None:
@@ -46,6 +47,16 @@ def seated(user, *, request_id: int, match_id: int, game_key: str, others: list[
     )
 
 
+def seated_with_bots(user, *, request_id: int, match_id: int, game_key: str, hours: int):
+    """Nobody fitting came in ``hours``: the request's table was filled with bots."""
+    return notifications.queue_news(
+        user,
+        QUICK_MATCH_NEWS,
+        tag=f"q{request_id}",
+        about={"event": WITH_BOTS, "match": match_id, "game": game_key, "hours": hours},
+    )
+
+
 def quick_match_words(row) -> dict:
     """Subject and sentence of quick match's news, in the active language."""
     about = row.about or {}
@@ -54,6 +65,17 @@ def quick_match_words(row) -> dict:
     except KeyError:
         game = about.get("game", "")
     what = {"game": game, "others": ", ".join(about.get("others") or [])}
+    if about.get("event") == WITH_BOTS:
+        subject = _("Quick match: your %(game)s match against bots has started") % what
+        hours = about.get("hours", 0)
+        line = ngettext(
+            "Nobody who fits your request came within %(n)d hour, so bots fill your "
+            "%(game)s table, as you asked; the match has started.",
+            "Nobody who fits your request came within %(n)d hours, so bots fill your "
+            "%(game)s table, as you asked; the match has started.",
+            hours,
+        ) % {**what, "n": hours}
+        return {"subject": str(subject), "lines": [str(line)]}
     subject = _("Quick match: your %(game)s match has started") % what
     line = _(
         "Quick match found you a table of %(game)s with %(others)s; the match has started."

@@ -102,6 +102,18 @@ def blocks_among(waiting_users: set[int]) -> set[tuple[int, int]]:
     return matching.blocked_pairs((a, b) for a, b in pairs if b in waiting_users)
 
 
+def due_for_bots(now: datetime) -> list[int]:
+    """The waiting requests of active players past their ``bots_after``
+    hours, oldest first: one query (a handful of rows: those who asked)."""
+    rows = (
+        _waiting_rows()
+        .filter(bots_after__isnull=False)
+        .order_by("created_at", "pk")
+        .values_list("pk", "created_at", "bots_after")
+    )
+    return [pk for pk, since, hours in rows if (now - since).total_seconds() >= hours * 3600]
+
+
 # -- What players see -----------------------------------------------------------------
 
 
@@ -134,6 +146,7 @@ class Shown:
     since: datetime
     status: str
     match_id: int | None
+    bots_after: int | None = None
 
 
 def _players_label(mask: int) -> str:
@@ -170,6 +183,7 @@ def shown(request: Request, now: datetime) -> Shown:
         since=request.created_at,
         status=request.status,
         match_id=request.match_id,
+        bots_after=request.bots_after,
     )
 
 

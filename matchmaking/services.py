@@ -35,7 +35,7 @@ from core.errors import Conflict, NotFound, ServiceError
 from games.dispatch import outbox
 from games.engine import registry
 from games.lobby import services as lobby
-from games.models import TIME_PER_MOVE_CHOICES, TimeoutPolicy
+from games.models import TIME_PER_MOVE_CHOICES, TimeoutPolicy, Visibility
 from matchmaking import matching, notify, selectors
 from matchmaking.models import WAITING, Request, RequestStatus
 
@@ -44,6 +44,10 @@ logger = logging.getLogger(__name__)
 PASS_TASK = "matchmaking.tasks.match_waiting"
 #: The rating window's largest first width (points either side).
 MAX_WINDOW = 4000
+#: The hours a request may wait before bots fill its table, when asked.
+BOTS_AFTER = (6, 12, 24, 48)
+#: The bots that fill a table: the level "Play a bot now" starts with.
+BOT_LEVEL = "heuristic"
 
 
 def _limit() -> limits.Limit:
@@ -106,6 +110,7 @@ def request(
     rated: bool = True,
     window: int | None = None,
     options: dict | None = None,
+    bots_after: int | None = None,
 ) -> Request:
     """Ask for a table: it waits until a pass forms one (one is handed to a
     worker right after the commit). One waiting request per player and game,
@@ -118,6 +123,8 @@ def request(
         window=window,
         options=options,
     )
+    if bots_after is not None and bots_after not in BOTS_AFTER:
+        raise ServiceError(_("Choose when bots may fill the table from the list."))
     mine = Request.objects.filter(WAITING, user=user)
     if mine.filter(game_key=game_key).exists():
         raise Conflict(_("You already have a quick-match request waiting for this game."))
@@ -138,6 +145,7 @@ def request(
                 clock_max=clock_max,
                 rated=rated,
                 window=window,
+                bots_after=bots_after,
             )
             outbox.hand_over_after_commit(PASS_TASK)
     except IntegrityError:  # the same request, sent twice at once
@@ -189,7 +197,8 @@ def match_waiting(now=None) -> dict:
     """One pass: plan the tables, then seat each in its own transaction. A
     table whose requests changed meanwhile (withdrawn, seated by another
     pass, a player gone or a block made) is skipped; its requests wait for
-    the next pass. One table failing does not stop the others."""
+    the next pass. One table failing does not stop the others. Then each
+    request still waiting past its ``bots_after`` hours is seated with bots."""
     now = now or timezone.now()
     tables = plan(now)
     formed = skipped = failed = 0
@@ -202,7 +211,14 @@ def match_waiting(now=None) -> dict:
         except Exception:
             failed += 1
             logger.exception("quick match: table %r could not be formed", table.requests)
-    return {"tables": formed, "skipped": skipped, "failed": failed}
+    with_bots = 0
+    for pk in selectors.due_for_bots(now):
+        try:
+            with_bots += seat_with_bots(pk, now)
+        except Exception:
+            failed += 1
+            logger.exception("quick match: request %s could not be seated with bots", pk)
+    return {"tables": formed, "skipped": skipped, "failed": failed, "with_bots": with_bots}
 
 
 def seat(table: matching.Table, now=None) -> bool:
@@ -248,6 +264,62 @@ def seat(table: matching.Table, now=None) -> bool:
                 others=[names[u] for u in user_ids if u != row.user_id],
             )
     return True
+
+
+def seat_with_bots(request_id: int, now=None) -> bool:
+    """A table of the request's game (for any game, the first game by key
+    that seats its fewest players) at its fewest accepted players, the other
+    seats bots: unrated, private, with the longest clock it accepts."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                found = (
+                    Request.objects.select_for_update(nowait=True, of=("self",))
+                    .filter(WAITING, pk=request_id, user__is_active=True)
+                    .select_related("user")
+                    .first()
+                )
+        except OperationalError:  # a pass is seating it, or a withdrawal holds it
+            return False
+        if found is None:
+            return False
+        key, n = _bots_table(found)
+        if not key:
+            return False
+        match = lobby.create_match(
+            user=found.user,
+            game_key=key,
+            n_seats=n,
+            options=found.options if found.game_key else {},
+            visibility=Visibility.PRIVATE,
+            time_per_move=found.clock_max,
+            rated=False,
+        )
+        lobby.fill_with_bots(user=found.user, match=match, level=BOT_LEVEL)
+        Request.objects.filter(pk=found.pk).update(
+            status=RequestStatus.SEATED, match=match, closed_at=now
+        )
+        notify.seated_with_bots(
+            found.user,
+            request_id=found.pk,
+            match_id=match.pk,
+            game_key=key,
+            hours=found.bots_after or 0,
+        )
+    return True
+
+
+def _bots_table(found: Request) -> tuple[str, int]:
+    counts = matching.counts_of(found.counts)
+    if found.game_key:
+        return found.game_key, counts[0]
+    seats = selectors.game_seats()
+    for n in counts:
+        for key in sorted(seats):
+            if seats[key].counts >> n & 1:
+                return key, n
+    return "", 0
 
 
 def _name(user) -> str:

@@ -60,6 +60,7 @@ def quick_match(request):
             rated=data["rated"],
             window=data["window"],
             options=form.chosen_options(),
+            bots_after=data["bots_after"],
         )
     except ServiceError as refusal:
         return _page(request, form, refusal.message, refusal.status)

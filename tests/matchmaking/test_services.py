@@ -96,7 +96,7 @@ def test_two_waiting_players_get_a_rated_match_started_with_the_longest_common_c
 ):
     ask(alice, "nogi", (2, 3), clock_min=DAY, clock_max=3 * DAY)
     ask(bob, "nogi", (2,), clock_min=2 * DAY, clock_max=7 * DAY)
-    assert services.match_waiting() == {"tables": 1, "skipped": 0, "failed": 0}
+    assert services.match_waiting() == {"tables": 1, "skipped": 0, "failed": 0, "with_bots": 0}
     match = Match.objects.get()
     assert match.status == MatchStatus.ACTIVE and match.rated
     assert match.time_per_move == 3 * DAY
@@ -106,6 +106,28 @@ def test_two_waiting_players_get_a_rated_match_started_with_the_longest_common_c
     }
     # A second pass finds nothing to do.
     assert services.match_waiting()["tables"] == 0
+
+
+def test_a_new_request_hands_a_pass_to_a_worker_after_its_commit(
+    ask, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    handed = []
+    monkeypatch.setattr(services.outbox, "hand_over", lambda name, *a: handed.append(name))
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(alice)
+    assert handed == ["matchmaking.tasks.match_waiting"]
+    # The suite runs tasks at once: the pass after bob's request seats them.
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(bob)
+    assert Match.objects.count() == 1 and _waiting() == 0
+
+
+def test_the_beat_runs_a_pass_every_minute(settings):
+    (entry,) = [
+        e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == services.PASS_TASK
+    ]
+    assert entry["schedule"] == 60.0
 
 
 def test_the_beat_task_runs_a_pass(ask, alice, bob):
@@ -215,6 +237,37 @@ def test_the_rating_window_widens_with_waiting_time(ask, alice, bob):
     # After a day: 200 + 6 × 50 = 500 points either side.
     later = timezone.now() + timedelta(hours=24)
     assert services.match_waiting(now=later)["tables"] == 1
+
+
+def test_a_request_still_waiting_after_its_hours_plays_bots(ask, alice, bob):
+    mine = ask(alice, "nogi", (3, 4), bots_after=6, clock_max=3 * DAY)
+    ask(bob, "drako")  # another game: no table for alice
+    assert services.match_waiting()["with_bots"] == 0
+    later = timezone.now() + timedelta(hours=6, seconds=1)
+    assert services.match_waiting(now=later)["with_bots"] == 1
+    mine.refresh_from_db()
+    match = mine.match
+    assert mine.status == RequestStatus.SEATED and match.status == MatchStatus.ACTIVE
+    assert match.game_key == "nogi" and match.n_seats == 3 and not match.rated
+    assert match.time_per_move == 3 * DAY
+    assert [s.user_id for s in match.seats.order_by("index")] == [alice.pk, None, None]
+    (row,) = Notification.objects.filter(kind="quick_match", user=alice)
+    assert row.about["event"] == "bots" and row.about["hours"] == 6
+    assert services.match_waiting(now=later)["with_bots"] == 0
+
+
+def test_a_request_for_any_game_plays_bots_at_a_game_that_seats_it(ask, alice):
+    ask(alice, "", (5, 6), bots_after=12)
+    later = timezone.now() + timedelta(hours=13)
+    assert services.match_waiting(now=later)["with_bots"] == 1
+    match = Match.objects.get()
+    assert match.n_seats == 5 and match.seats.filter(is_bot=True).count() == 4
+
+
+def test_bots_after_hours_not_on_the_list_are_refused(ask, alice):
+    with pytest.raises(ServiceError, match="from the list"):
+        ask(alice, bots_after=5)
+    assert not Request.objects.exists()
 
 
 # -- Withdrawing ------------------------------------------------------------------------

@@ -80,6 +80,16 @@ def test_a_request_made_on_the_page_waits_on_the_page_and_the_lobby(alice):
         assert "2 to 3 players" in page and "rating ± 200" in page
 
 
+def test_a_request_that_plays_bots_after_twelve_hours(alice):
+    client = _client(alice)
+    assert client.post(URL, _form(bots_after="12")).status_code == 302
+    made = Request.objects.get()
+    assert made.bots_after == 12
+    assert "bots after 12 hours" in client.get(URL).content.decode()
+    assert client.post(URL, _form(game="drakon", bots_after="7")).status_code == 400
+    assert Request.objects.count() == 1
+
+
 def test_a_request_for_any_game_with_any_rating(alice):
     response = _client(alice).post(URL, _form(game="any", counts=("4", "7"), window=""))
     assert response.status_code == 302

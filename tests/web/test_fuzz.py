@@ -270,6 +270,7 @@ ENDPOINTS: dict[str, Endpoint] = {
             "window",
             "opt_nogi_first_player",
             "opt_drakon_team_play",
+            "bots_after",
         )
     ),
     "quick_match_withdraw": Endpoint(("next",), "quick_request", MATCH_ROLES),
