@@ -22,6 +22,8 @@ from matchmaking.forms import ANY, QuickMatchForm
 def _page(request, form: QuickMatchForm, error: str = "", status: int = 200):
     context = {
         "form": form,
+        # Not ``form.game`` in the template: a form's own fields come first there.
+        "game": form.game,
         "error": error,
         "games": registry.all(),
         "any": ANY,

@@ -46,9 +46,11 @@ def test_the_page_offers_the_games_then_the_form(alice):
     assert 'id="quick-match-games"' in page and "?game=any" in page and "?game=drakon" in page
     page = client.get(URL + "?game=drakon").content.decode()
     assert 'id="quick-match-form"' in page and "opt_drakon_team_play" in page
+    assert '<p id="quick-match-game"><strong>Drakon (fourth edition)</strong>' in page
     assert 'value="7"' not in page  # Drakon seats 2 to 6
     page = client.get(URL + "?game=any").content.decode()
     assert 'id="quick-match-form"' in page and 'value="7"' in page
+    assert '<p id="quick-match-game"><strong>Any game</strong>' in page
 
 
 def test_a_visitor_sees_the_counts_and_is_asked_to_log_in(alice):
