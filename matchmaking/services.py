@@ -25,6 +25,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -147,7 +148,7 @@ def request(
                 window=window,
                 bots_after=bots_after,
             )
-            outbox.hand_over_after_commit(PASS_TASK)
+            outbox.hand_over_after_commit(PASS_TASK, True)
     except IntegrityError:  # the same request, sent twice at once
         raise Conflict(_("You already have a quick-match request waiting for this game.")) from None
     return made
@@ -191,6 +192,19 @@ def plan(now=None) -> list[matching.Table]:
     waiting = selectors.waiting(games)
     blocks = selectors.blocks_among({w.user for w in waiting})
     return matching.plan(waiting, games, blocks, now.timestamp())
+
+
+#: Seconds between two passes run after new requests (the beat's always runs).
+AFTER_REQUEST_GAP = 10
+
+
+def match_waiting_after_request() -> dict | None:
+    """The pass a new request hands over, unless another started within
+    ``AFTER_REQUEST_GAP`` seconds (a burst of requests costs one pass; the
+    beat's pass a minute later sees any request that one missed)."""
+    if not cache.add("quick-match-after-request", 1, timeout=AFTER_REQUEST_GAP):
+        return None
+    return match_waiting()
 
 
 def match_waiting(now=None) -> dict:

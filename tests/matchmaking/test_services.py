@@ -112,15 +112,25 @@ def test_a_new_request_hands_a_pass_to_a_worker_after_its_commit(
     ask, alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ):
     handed = []
-    monkeypatch.setattr(services.outbox, "hand_over", lambda name, *a: handed.append(name))
+    monkeypatch.setattr(services.outbox, "hand_over", lambda *task: handed.append(task))
     with django_capture_on_commit_callbacks(execute=True):
         ask(alice)
-    assert handed == ["matchmaking.tasks.match_waiting"]
+    assert handed == [("matchmaking.tasks.match_waiting", True)]
     # The suite runs tasks at once: the pass after bob's request seats them.
     monkeypatch.undo()
     with django_capture_on_commit_callbacks(execute=True):
         ask(bob)
     assert Match.objects.count() == 1 and _waiting() == 0
+
+
+def test_a_burst_of_requests_costs_one_pass_and_the_beat_runs_regardless(ask, players):
+    for player in players[:2]:
+        ask(player)
+    assert tasks.match_waiting(after_request=True)["tables"] == 1
+    for player in players[2:4]:
+        ask(player)
+    assert tasks.match_waiting(after_request=True) is None  # one ran just now
+    assert tasks.match_waiting()["tables"] == 1
 
 
 def test_the_beat_runs_a_pass_every_minute(settings):
