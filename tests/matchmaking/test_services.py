@@ -140,6 +140,16 @@ def test_the_beat_runs_a_pass_every_minute(settings):
     assert entry["schedule"] == 60.0
 
 
+def test_a_pass_reads_what_it_plans_from_in_three_queries(ask, players, django_assert_num_queries):
+    Block.objects.create(blocker=players[0], blocked=players[1])
+    for i, player in enumerate(players):
+        _rate(player, "nogi", 1000 + 10 * i)
+        ask(player, ["nogi", "", "drakon"][i % 3], (2, 3))
+    with django_assert_num_queries(3):  # the requests, the ratings, the blocks
+        tables = services.plan()
+    assert tables
+
+
 def test_the_beat_task_runs_a_pass(ask, alice, bob):
     ask(alice)
     ask(bob)
