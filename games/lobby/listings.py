@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from accounts.refs import PlayerRef, ref_for_seat
 from games.engine import registry
+from games.lobby import invitations
 from games.models import (
     Match,
     MatchStatus,
@@ -185,6 +186,8 @@ def my_invitations(user) -> list[Match]:
         .exclude(seats__user=user)
         .select_related("created_by")
     )
+    terms = invitations.terms_for(user, [match.pk for match in matches])
     for match in matches:
         match.title = registry.get(match.game_key).title
+        match.terms = terms.get(match.pk)
     return matches
