@@ -5,7 +5,7 @@ finished match changed, in the active language."""
 from __future__ import annotations
 
 from players.models import NEWCOMER_RATING, Rating, RatingChange, rating_of
-from players.rating_words import rating_change_text, short_rating_change
+from players.rating_words import rating_change_text, short_rating_change, uncounted_note
 
 
 class PlayersStanding:
@@ -18,6 +18,9 @@ class PlayersStanding:
         ).values_list("user_id", "game_key", "display")
         found = {(u, k): d for u, k, d in rows}
         return {key: found.get(key, NEWCOMER_RATING) for key in wanted}
+
+    def uncounted_note(self, match) -> str:
+        return uncounted_note(match)
 
     def changes_in(self, match):
         from games.play.standing import RatingWords

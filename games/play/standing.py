@@ -34,6 +34,9 @@ class Standing(Protocol):
     def changes_in(self, match) -> dict[int, RatingWords]:
         """{user id: words} of a finished rated match's changes, in one query."""
 
+    def uncounted_note(self, match) -> str:
+        """Why a finished rated match changed no rating, in words ("" if it did)."""
+
 
 _standing: Standing | None = None
 
@@ -62,3 +65,11 @@ def ratings_of(wanted: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
 def changes_in(match) -> dict[int, RatingWords]:
     """What ``match`` changed of its players' ratings (none unless it is rated)."""
     return _lent().changes_in(match) if match.rated else {}
+
+
+def uncounted_note(match, changes: dict[int, RatingWords]) -> str:
+    """Why a finished rated match whose ``changes`` are none changed no
+    rating (the same players' results past the limit), or ""."""
+    if not match.rated or changes or match.status != "finished":
+        return ""
+    return _lent().uncounted_note(match)
