@@ -37,6 +37,7 @@ class FinalBanner:
     columns: list[str]
     rows: list[FinalRow]
     my_rating: str = ""
+    my_rating_why: str = ""  # why a provisional rating moved so much
     rating_note: str = ""  # why a rated match changed no rating
 
 
@@ -92,6 +93,7 @@ def final_banner(
         columns,
         rows,
         my_rating=mine.sentence if mine else "",
+        my_rating_why=mine.why if mine else "",
         rating_note=standing.uncounted_note(match, changes),
     )
 
