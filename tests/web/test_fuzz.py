@@ -365,6 +365,7 @@ NOT_FUZZED = {
     "admin:jsi18n": "no form: the admin's JavaScript catalogue",
     "admin:view_on_site": "no form: a redirect to the object's page",
     "admin:password_change_done": "no form: a confirmation page",
+    "admin:players_suspicious_pairs": "no form: POST shows the list as GET does",
     "account_email_verification_sent": "no form: a confirmation page",
 }
 
