@@ -61,6 +61,13 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
     unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, field)]))
     with translation.override(profile.language), timezone.override(profile.timezone):
         context = message_context(row)
+        if row.match is not None and (
+            row.kind == NotificationKind.MATCH_STARTED
+            or (row.kind == NotificationKind.YOUR_TURN and row.version == 0)
+        ):
+            # The match's start: what it is part of (a tournament's round),
+            # said here rather than in an email of its own.
+            context["lines"] = kinds.start_headline(row.match) + context["lines"]
         position = email_position(row)
         picture = board_picture_of(row) if position else None
         context.update(
@@ -242,6 +249,8 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
     lines: list[str] = []
     if row.kind == NotificationKind.YOUR_TURN:
         subject = _("Your turn in %(game)s #%(id)s") % what
+        if row.version == 0:  # the first turn: no "match started" email came
+            lines.append(_("All seats are taken and %(game)s #%(id)s has started.") % what)
         lines.append(_("It is your turn in %(game)s #%(id)s.") % what)
         if deadline:
             lines.append(_("Please move before %(deadline)s.") % {"deadline": deadline})
