@@ -4,8 +4,10 @@ finished match changed, in the active language."""
 
 from __future__ import annotations
 
-from players.models import NEWCOMER_RATING, Rating, RatingChange, rating_of
-from players.rating_words import rating_change_text, short_rating_change
+from django.db.models import Count, OuterRef, Subquery
+
+from players.models import NEWCOMER_RATING, PROVISIONAL_MATCHES, Rating, RatingChange, rating_of
+from players.rating_words import new_rating_why, rating_change_text, short_rating_change
 
 
 class PlayersStanding:
@@ -31,10 +33,19 @@ class PlayersStanding:
     def changes_in(self, match):
         from games.play.standing import RatingWords
 
+        # Each change with how many rated matches of the game its player had
+        # then (this one included), counted in the same statement.
+        upto = RatingChange.objects.filter(
+            user=OuterRef("user"), game_key=OuterRef("game_key"), rated_at__lte=OuterRef("rated_at")
+        )
+        changes = RatingChange.objects.filter(match=match).annotate(
+            nth=Subquery(upto.order_by().values("user").annotate(n=Count("*")).values("n"))
+        )
         return {
             change.user_id: RatingWords(
                 short=short_rating_change(change),
                 sentence=rating_change_text(change, match.game_key),
+                why=new_rating_why() if (change.nth or 0) <= PROVISIONAL_MATCHES else "",
             )
-            for change in RatingChange.objects.filter(match=match)
+            for change in changes
         }

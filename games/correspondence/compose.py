@@ -276,6 +276,8 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
         change = standing.changes_in(match).get(row.user_id)
         if change is not None:
             lines.append(change.sentence)
+            if change.why:
+                lines.append(change.why)
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
         asker = next((s for s in match.seats.all() if s.index == seat_index), None)

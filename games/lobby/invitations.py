@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import is_blocked_by_any
+from accounts.selectors import is_blocked_by_any, not_accepting
 from core import limits
 from core.errors import Conflict, Forbidden, ServiceError
 from games.dispatch import notifications
@@ -87,24 +87,29 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
         raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
     if match.seats.filter(user=invitee).exists():
         raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
-    if is_blocked_by_any(user.pk, [invitee.pk]):
-        # Said as for a player who takes invitations only from people they
-        # played with: the blocked player is not told.
-        raise Forbidden(
-            _("%(name)s accepts invitations only from players they have played with.")
-            % {"name": invitee.username}
-        )
+    require_may_invite(user, invitee)
     existing = Invitation.objects.filter(match=match, invited_user=invitee).first()
     if existing is not None:
         return existing
-    if not accepts_invitation(invitee, user):
-        raise Forbidden(
-            _("%(name)s accepts invitations only from players they have played with.")
-            % {"name": invitee.username}
-        )
-    # Each invitation is an email: a few per inviter and per invited player.
+    count_invitation(user, invitee)
+    with transaction.atomic():
+        return send_invitation(match, inviter=user, invitee=invitee)
+
+
+def require_may_invite(inviter, invitee) -> None:
+    """Refuse an invitation ``invitee`` does not take from ``inviter``: they
+    blocked them, or take invitations only from players they have played
+    with. One neutral sentence for both (``accounts.selectors.not_accepting``):
+    the blocked player is not told, and nothing false is said."""
+    if is_blocked_by_any(inviter.pk, [invitee.pk]) or not accepts_invitation(invitee, inviter):
+        raise Forbidden(not_accepting())
+
+
+def count_invitation(inviter, invitee) -> None:
+    """Each invitation is an email: a few an hour per inviter and per invited
+    player (``core.limits``), whatever sends it (an invitation, a rematch)."""
     limits.check(
-        limits.INVITE_SENT, user.pk, message=_("You have sent many invitations; wait an hour.")
+        limits.INVITE_SENT, inviter.pk, message=_("You have sent many invitations; wait an hour.")
     )
     limits.check(
         limits.INVITE_RECEIVED,
@@ -112,8 +117,6 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
         message=_("%(name)s was invited many times lately; try again later.")
         % {"name": invitee.username},
     )
-    with transaction.atomic():
-        return send_invitation(match, inviter=user, invitee=invitee)
 
 
 def send_invitation(match: Match, *, inviter, invitee) -> Invitation:

@@ -29,8 +29,9 @@ accessible name. Board templates and presenters never name a URL.
     {% call revealed_at_end() %}…{% endcall %}   what the end of a match reveals
     <svg {{ board_role() }}>   an SVG that may hold clicks: "group" with choices, else "img"
     <div {{ scroll_box() }}>   a wide board in a focusable, named scroll box
-    {{ changed_mark(key, x, y, w, h) }}   (inside SVG) a dashed outline and a marker on
-                               an element the presenter's ``changed`` named, or nothing
+    {{ changed_mark(key, x, y, w, h, label) }}   (inside SVG) a dashed outline and a marker
+                               on an element the presenter's ``changed`` named, titled
+                               "changed: <label>" (the element in words), or nothing
     {{ changed_badge(key) }}   (inside an HTML element) the same marker and a hidden "changed"
     {{ icon("castle", size=28, x=…, y=…, color=…) }}   a game-icons picture (games/icons.py)
 
@@ -83,6 +84,11 @@ BOARD_CACHE_SECONDS = 6 * 3600
 ONLY_YOU = gettext_noop("Only you can see this")
 REVEALED = gettext_noop("Revealed at the end")
 CHANGED = gettext_noop("changed")
+#: The name of a changed element's mark on an SVG board: what changed, in words.
+CHANGED_WHAT = gettext_noop("changed: %(what)s")
+#: The name of a choice whose card or tile holds a changed badge.
+CHANGED_CHOICE = gettext_noop("%(choice)s (changed)")
+CHANGED_BADGE = 'class="changed-badge"'
 #: A four-pointed star, the changed marker's sign, drawn around (0, 0) in a 9-unit radius.
 STAR = "M0,-9 L2.4,-2.4 L9,0 L2.4,2.4 L0,9 L-2.4,2.4 L-9,0 L-2.4,-2.4 Z"
 
@@ -143,6 +149,9 @@ def board_choice(context, choice, extra_class: str = "", caller=None):
     if choice is None:
         return inner
     attrs = choice_attrs(context, choice, extra_class)
+    if CHANGED_BADGE in inner:
+        # The link's name replaces the words inside it: it says the hidden "changed" too.
+        attrs["aria-label"] = gettext(CHANGED_CHOICE) % {"choice": attrs["aria-label"]}
     # Escaped one by one, without format_html: a Drakon turn draws dozens of these.
     rendered = " ".join(f'{name}="{_escaped(value)}"' for name, value in attrs.items())
     return mark_safe(f"<a {rendered}>{inner}</a>")  # attrs escaped above
@@ -229,11 +238,13 @@ def is_changed(context, key: str) -> bool:
     return key in (context.get("changed") or ())
 
 
-def _mark(key: str, x, y, width, height) -> str:
+def _mark(key: str, x, y, width, height, label) -> str:
     """A dashed outline around (x, y, width, height) and a star in a white disc in
     its top-right corner: a shape and a sign, not a colour alone; black dashes on a
     white line, so it shows on every tile and in both themes. It takes no clicks
-    (``pointer-events="none"``), so a choice under it stays clickable."""
+    (``pointer-events="none"``), so a choice under it stays clickable. Its title
+    says what changed ("changed: the Entrance, column 0, row 0"): ``label``, the
+    element's own name as the board words it."""
     x, y, width, height = float(x), float(y), float(width), float(height)
     radius = min(10.0, min(width, height) / 4)
     cx, cy = x + width - radius, y + radius
@@ -245,7 +256,7 @@ def _mark(key: str, x, y, width, height) -> str:
         '<circle cx="{}" cy="{}" r="{}" fill="#fff" stroke="#000" stroke-width="1.5"/>'
         '<path d="{}" transform="translate({} {}) scale({})" fill="#000"/></g>',
         key,
-        gettext(CHANGED),
+        gettext(CHANGED_WHAT) % {"what": label},
         *(f"{value:g}" for value in (cx, cy, radius)),
         STAR,
         f"{cx:g}",
@@ -259,12 +270,13 @@ def _mark(key: str, x, y, width, height) -> str:
 
 
 @jinja2.pass_context
-def changed_mark(context, key: str, x, y, width, height) -> str:
+def changed_mark(context, key: str, x, y, width, height, label) -> str:
     """Inside a board's SVG: the changed marker over the box of element ``key`` when it
-    changed, and nothing otherwise (so an unchanged board is drawn as before)."""
+    changed, named by ``label`` (what the element is, in words), and nothing otherwise
+    (so an unchanged board is drawn as before)."""
     if not is_changed(context, key):
         return ""
-    return _mark(key, x, y, width, height)
+    return _mark(key, x, y, width, height, label)
 
 
 @jinja2.pass_context

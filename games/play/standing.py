@@ -24,6 +24,9 @@ class RatingWords:
 
     short: str  # "1,538 (+26)", beside a name
     sentence: str  # "Your Nogi rating: 1,512 → 1,538 (+26)"
+    # Why the change is large, for one of the player's first rated matches of
+    # the game (a provisional rating); empty otherwise.
+    why: str = ""
 
 
 @dataclass(frozen=True)

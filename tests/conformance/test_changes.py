@@ -11,7 +11,9 @@ after_view)`` (two views of the same viewer) is checked:
 - it is the same when ``perturb_secrets`` changes, in both positions,
   everything that viewer must not know: it depends on nothing secret;
 - the board drawn with nothing changed carries no mark at all, so a board
-  without highlights is drawn as before.
+  without highlights is drawn as before;
+- each SVG mark's title says what changed ("changed: " and the element), and a
+  choice holding a changed badge says "(changed)" in its name.
 
 Across the game some step changes something for every viewer, so the checks
 are not vacuous. The pages that draw it (the match page's catch-up, replay
@@ -21,6 +23,7 @@ steps) are diffed in ``test_replay_secrets.py``.
 from __future__ import annotations
 
 import re
+from html import unescape
 from types import ModuleType, SimpleNamespace
 
 import pytest
@@ -29,6 +32,7 @@ from django.template import engines
 from games.engine import registry
 from games.engine.rng import Rng
 from games.panel import presenters
+from games.panel.presenters import MatchUrls
 from tests.conformance.kit import GAME_KEYS, bot_choice, keys_for
 
 STEPS = 14
@@ -121,3 +125,64 @@ def test_every_change_is_drawn_and_depends_on_no_secret(key):
                 f"{'a spectator' if viewer is None else f'seat {viewer}'} depends on secrets"
             )
     assert all(seen_changes.values()), f"{key}: a viewer never saw anything change {seen_changes}"
+
+
+MARK_TITLE = re.compile(r'<g class="changed-mark"[^>]*><title>([^<]*)</title>')
+LINK = re.compile(r"<a ([^>]*)>(.*?)</a>", re.S)
+LINK_NAME = re.compile(r'aria-label="([^"]*)"')
+
+
+def _named_marks(key, presenter, view, viewer, names, choices, changed) -> tuple[list, list]:
+    """The titles of the board's SVG marks, and the names of its links holding a
+    changed badge, drawn with the viewer's choices and ``changed`` highlighted."""
+    scene = presenter.scene(view, viewer, names, choices)
+    template = engines["jinja2"].env.get_template(scene.template)
+    html = template.render(
+        {
+            "board": scene.board,
+            "private": scene.private,
+            "choices": scene.choices,
+            "changed": changed,
+            "match": SimpleNamespace(pk=1, version=1),
+            "urls": MatchUrls.of(1),
+        }
+    )
+    links = [
+        unescape(LINK_NAME.search(attrs).group(1))
+        for attrs, inner in LINK.findall(html)
+        if 'class="changed-badge"' in inner and LINK_NAME.search(attrs)
+    ]
+    return [unescape(title) for title in MARK_TITLE.findall(html)], links
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_changed_mark_says_what_changed(key):
+    """A screen reader hears what changed: an SVG mark's title names the element
+    ("changed: …", not the bare word), and a choice whose card or tile holds a
+    changed badge says "changed" in its name (the link's name replaces the
+    badge's hidden word)."""
+    game, n, pairs = _positions(key)
+    presenter = presenters.get(key)
+    names = _names(n)
+    titles, links = [], []
+    start = {viewer: _view(game, pairs[0][0], viewer, names, 0) for viewer in [None, *range(n)]}
+    for step, (before, after) in enumerate(pairs, start=1):
+        for viewer in start:
+            old = _view(game, before, viewer, names, step - 1)
+            new = _view(game, after, viewer, names, step)
+            # Since the start too: a hand the seat to move has changed since then.
+            changed = frozenset(presenter.changed(old, new) | presenter.changed(start[viewer], new))
+            choices = None
+            if viewer in game.current_seats(after):
+                choices = presenter.choice_level(game.legal_actions(after, viewer), new, [])
+            drawn_titles, drawn_links = _named_marks(
+                key, presenter, new, viewer, names, choices, changed
+            )
+            titles += drawn_titles
+            links += drawn_links
+    assert titles, f"{key}: no mark drawn"
+    bare = [title for title in titles if not title.startswith("changed: ") or len(title) < 12]
+    assert not bare, f"{key}: marks that do not say what changed: {sorted(set(bare))[:5]}"
+    assert links or key in ("nogi", "hatchlings"), f"{key}: no changed choice drawn"
+    unsaid = [name for name in links if "(changed)" not in name]
+    assert not unsaid, f"{key}: changed choices whose name hides it: {unsaid[:5]}"

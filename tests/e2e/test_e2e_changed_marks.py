@@ -6,23 +6,32 @@ the match at her turn and reads "Since your last visit", with the new card
 marked in her hand. The marked card is one of her choices; focused from the
 keyboard it shows the focus ring, not the dashed "changed" outline alone
 (screenshots of the card focused and not focused differ, and the focused one
-holds the ring's green).
+holds the ring's green). The catch-up section and the list of moves scrolling
+inside it are regions with names of their own (axe's landmark-unique). A
+screen reader hears what changed: the marked card's link says "(changed)"
+in its name, and each mark on the grid names the card it marks.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from accounts.models import Profile
+from accounts.selectors import forget_preferences
 from games.engine import registry
 from games.lobby import services as lobby
-from games.models import ActorKind, Match
+from games.models import ActorKind, Match, Seat
 from games.play import services
 from tests.e2e.helpers import log_in, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FOCUS_GREEN = (0x1A, 0x7F, 0x37)
+AXE = Axe()
 
 
 def seven_dragons_after_a_timeout() -> tuple[Match, list]:
@@ -95,3 +104,56 @@ def test_a_changed_card_shows_the_focus_ring_when_focused(live_server, window):
     assert not same, "the focused changed card looks the same as before"
     assert _has_colour(focused, FOCUS_GREEN), "no focus ring around the focused changed card"
     assert not _has_colour(unfocused, FOCUS_GREEN)
+
+
+def axe_findings(page: Page, rules: list[str]) -> list[str]:
+    """axe's findings of ``rules``, whatever their impact, on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.axe_script)
+    found = page.evaluate(
+        """rules => axe.run(document, {runOnly: {type: 'rule', values: rules}})
+            .then(r => r.violations.map(v => v.id + ' (' + v.impact + '): '
+                + v.nodes.map(n => n.target.join(' ')).join(', ')))""",
+        rules,
+    )
+    return found
+
+
+def test_the_catch_up_and_its_moves_are_told_apart(live_server, window):
+    """The catch-up section and the scrolling list of its moves are two regions with
+    two names (axe's landmark-unique), in English and in Polish."""
+    match, players = seven_dragons_after_a_timeout()
+    page = open_as_ayla(live_server, window, match)
+    regions = page.locator("#catch-up, #catch-up [role=region]")
+    expect(regions).to_have_count(2)
+    assert axe_findings(page, ["landmark-unique"]) == []
+    Profile.objects.filter(user=players[0]).update(language="pl")
+    forget_preferences(players[0].pk)
+    Seat.objects.filter(match=match, user=players[0]).update(last_seen_at=None)
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    expect(page.locator("#catch-up")).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    assert axe_findings(page, ["landmark-unique"]) == []
+
+
+def test_a_screen_reader_hears_what_changed(live_server, window):
+    """The changed card's link says "changed" in its name (its label would hide the
+    badge's hidden word), and each mark on the grid says what changed, not the bare
+    word: in English, then in Czech."""
+    match, players = seven_dragons_after_a_timeout()
+    page = open_as_ayla(live_server, window, match)
+    for language, changed in [("en", "changed"), ("cs", "změněno")]:
+        if language != "en":
+            Profile.objects.filter(user=players[0]).update(language=language)
+            forget_preferences(players[0].pk)
+            Seat.objects.filter(match=match, user=players[0]).update(last_seen_at=None)
+            page.goto(f"{live_server.url}/m/{match.pk}/")
+        card = page.locator("#my-secrets a.card:has(.changed-badge)").first
+        expect(card).to_have_accessible_name(re.compile(rf"\S \({changed}\)$"))
+        titles = page.locator(".board-col svg g.changed-mark > title").evaluate_all(
+            "nodes => nodes.map(n => n.textContent)"
+        )
+        assert titles, "borys's move is marked on the board"
+        assert all(t.startswith(f"{changed}: ") and len(t) > len(changed) + 3 for t in titles), (
+            titles
+        )

@@ -1,6 +1,8 @@
 """The top bar on a phone (issue 31, item 6): at 390 x 844 every control of the
 header is on screen or in the menu, which opens without the script, and
-nothing scrolls sideways; in Polish and Czech too, whose words are longer."""
+nothing scrolls sideways; in Polish and Czech too, whose words are longer.
+The site's places (tournaments, ladders, leaderboards, the archive) are in the
+bar on a desktop and in the menu on a phone, for a player and a visitor."""
 
 from __future__ import annotations
 
@@ -60,7 +62,7 @@ def test_the_phone_header_fits_and_its_menu_holds_the_rest(language, live_server
     page.emulate_media(media="screen")
     page.goto(base + "/")
     bar = page.locator("header.topbar")
-    for link in bar.locator("a.brand, nav > a").all():
+    for link in bar.locator("a.brand, nav > a:not(.site-link)").all():
         assert_on_screen(page, link, f"the link {link.inner_text()!r}")
     summary = bar.locator("details.menu > summary")
     assert_on_screen(page, summary, "the menu")
@@ -101,7 +103,7 @@ def test_a_visitors_phone_header_fits_and_offers_the_language(language, live_ser
     page.goto(live_server.url + "/")
     expect(page.locator("html")).to_have_attribute("lang", language)
     bar = page.locator("header.topbar")
-    for link in bar.locator("a.brand, nav > a").all():
+    for link in bar.locator("a.brand, nav > a:not(.site-link)").all():
         assert_on_screen(page, link, f"the link {link.inner_text()!r}")
     summary = bar.locator("details.menu > summary")
     assert_on_screen(page, summary, "the language menu")
@@ -113,4 +115,41 @@ def test_a_visitors_phone_header_fits_and_offers_the_language(language, live_ser
     bar.locator("select[name=language]").select_option("pl" if language != "pl" else "en")
     bar.locator(".language-form button").click()
     expect(page.locator("html")).to_have_attribute("lang", "pl" if language != "pl" else "en")
+    context.close()
+
+
+SITE_PLACES = ["/tournaments/", "/ladders/", "/leaderboards/", "/archive/"]
+
+
+@pytest.mark.parametrize("who", ["player", "visitor"])
+def test_the_sites_places_are_in_the_bar_and_on_a_phone_in_the_menu(who, live_server, browser):
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="pl-PL")
+    page = context.new_page()
+    if who == "player":
+        user = make_player("places")
+        log_in(page, base, user.username)
+        Profile.objects.filter(user=user).update(language="pl")
+        forget_preferences(user.pk)
+    page.goto(base + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    bar = page.locator("header.topbar")
+    for path in SITE_PLACES:
+        expect(bar.locator(f'nav > a[href="{path}"]')).to_be_visible()
+    # One row on a desktop: every link of the bar on the brand's line.
+    brand = bar.locator("a.brand").bounding_box()
+    for link in bar.locator("nav > a, nav > details > summary").all():
+        box = link.bounding_box()
+        assert abs(box["y"] - brand["y"]) < brand["height"], f"{link.inner_text()!r} wraps"
+    page.set_viewport_size(PHONE)
+    page.goto(base + "/")
+    for path in SITE_PLACES:
+        expect(bar.locator(f'nav > a[href="{path}"]')).to_be_hidden()
+    menu = bar.locator("details.menu")
+    menu.locator("summary").click()
+    for path in SITE_PLACES:
+        assert_on_screen(page, menu.locator(f'.menu-items a[href="{path}"]'), path)
+    assert_no_sideways_scroll(page)
+    menu.locator('.menu-items a[href="/leaderboards/"]').click()
+    expect(page).to_have_url(base + "/leaderboards/")
     context.close()
