@@ -32,7 +32,7 @@ from games.models import (
     NotificationKind,
 )
 from games.panel import presenters
-from games.panel.formats import local_moment
+from games.panel.formats import local_moment, one_full_stop
 from games.play import standing
 
 logger = logging.getLogger(__name__)
@@ -317,7 +317,12 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
             lines.append(
                 _("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who}
             )
-    return {"subject": str(subject), "lines": [str(line) for line in lines], "match_url": url}
+    # A moment that ends a sentence ends with one full stop ("6 p.m.", not "6 p.m..").
+    return {
+        "subject": str(subject),
+        "lines": [one_full_stop(line) for line in lines],
+        "match_url": url,
+    }
 
 
 def describe_timeout(match: Match, user) -> str:
