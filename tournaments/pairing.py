@@ -9,8 +9,8 @@ explains the rules in words; the docstrings here say how.
 - ``swiss_pairs``: two-player tables by a maximum-weight matching (networkx)
   that never pairs a blocked pair (``History.apart``) nor repeats a pair
   where avoidable, keeps scores together, then ratings; the bye goes to the
-  lowest-placed entrant who has not had one (or the next, where that keeps
-  a blocked pair apart).
+  lowest-placed entrant who has not had one (or, where that keeps a blocked
+  pair apart, one of a blocked pair).
 - ``swiss_tables``: tables of N filled in score order, each newcomer to a
   table the one who met its players least and is kept apart from none of
   them where a free entrant allows.
@@ -223,16 +223,26 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
     pairs enter only in the last, complete try, where they cost most. A pair
     kept apart (``History.apart``: a block) enters only when nothing else
     pairs everyone, at a cost above any other; with an odd number, the bye
-    then goes to the next in line for it when that keeps every such pair
-    apart.
+    then goes to one of those kept apart from someone (fewest byes first,
+    then the one kept apart from most) when that keeps every such pair apart.
     """
     order = standings_order(players)
     if len(order) % 2 == 0:
         tables, _forced = _swiss_matching(order, history)
         return tables, None
-    candidates = sorted(reversed(order), key=lambda s: history.byes[s.id])  # pick_bye's order
+    natural = pick_bye(order, history)
+    candidates = [natural]
+    if history.apart:
+        # Then those kept apart from someone: the fewest byes first, and among
+        # them the one kept apart from most (a player many blocked), lowest placed.
+        blocked = Counter(p for pair in history.apart for p in pair)
+        place = {s.id: i for i, s in enumerate(order)}
+        candidates += sorted(
+            (s for s in order if blocked[s.id] and s.id != natural.id),
+            key=lambda s: (history.byes[s.id], -blocked[s.id], -place[s.id]),
+        )[: BYE_TRIES - 1]
     first = None
-    for bye in candidates[:BYE_TRIES] if history.apart else candidates[:1]:
+    for bye in candidates:
         tables, forced = _swiss_matching([s for s in order if s.id != bye.id], history)
         if first is None:
             first = (tables, bye.id)
@@ -241,8 +251,9 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
     return first
 
 
-#: How many entrants in line for the bye are tried, at most, to keep a pair apart.
-BYE_TRIES = 16
+#: How many entrants are tried for the bye, at most, to keep a pair apart:
+#: the one in line for it, then those kept apart from someone.
+BYE_TRIES = 4
 #: What pairing a kept-apart pair costs: more than any other pairing weighs.
 APART_COST = 10**12
 

@@ -199,7 +199,7 @@ def email_choices(row: Notification) -> list[tuple[str, str]]:
         return []
     seats = list(match.seats.all())
     seat = next((s for s in seats if s.user_id == row.user_id), None)
-    if seat is None:
+    if seat is None or seat.sight is None:  # a player who resigned has no choices to see
         return []
     return [
         (label, absolute(url))
