@@ -25,12 +25,9 @@ run: install
 	@$(RUN) python manage.py migrate --noinput --verbosity 0
 	@$(RUN) python manage.py demo --verbosity 0
 	@mkdir -p var
-	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	  $(RUN) celery -A config --quiet worker --beat -Q celery,mail --loglevel=WARNING --concurrency=2 \
-	    --schedule=var/celerybeat-schedule -n main@%h & \
-	  $(RUN) celery -A config --quiet worker -Q bots --loglevel=WARNING --concurrency=1 -n bots@%h & \
-	  $(RUN) python manage.py demo --announce http://$(HOST):$(PORT)/ & \
-	  $(RUN) python manage.py runserver $(HOST):$(PORT)
+	@# The worker with beat, the bots' worker, the demo's announcement and the
+	@# server; Ctrl-C or a TERM stops them all within seconds (config/run_local.py).
+	@exec $(RUN) python -m config.run_local --host $(HOST) --port $(PORT)
 
 test: install
 	$(RUN) pytest -n auto

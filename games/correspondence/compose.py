@@ -32,7 +32,7 @@ from games.models import (
     NotificationKind,
 )
 from games.panel import presenters
-from games.panel.formats import local_moment
+from games.panel.formats import local_moment, one_full_stop
 from games.play import standing
 
 logger = logging.getLogger(__name__)
@@ -61,6 +61,13 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
     unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, field)]))
     with translation.override(profile.language), timezone.override(profile.timezone):
         context = message_context(row)
+        if row.match is not None and (
+            row.kind == NotificationKind.MATCH_STARTED
+            or (row.kind == NotificationKind.YOUR_TURN and row.version == 0)
+        ):
+            # The match's start: what it is part of (a tournament's round),
+            # said here rather than in an email of its own.
+            context["lines"] = kinds.start_headline(row.match) + context["lines"]
         position = email_position(row)
         picture = board_picture_of(row) if position else None
         context.update(
@@ -242,6 +249,8 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
     lines: list[str] = []
     if row.kind == NotificationKind.YOUR_TURN:
         subject = _("Your turn in %(game)s #%(id)s") % what
+        if row.version == 0:  # the first turn: no "match started" email came
+            lines.append(_("All seats are taken and %(game)s #%(id)s has started.") % what)
         lines.append(_("It is your turn in %(game)s #%(id)s.") % what)
         if deadline:
             lines.append(_("Please move before %(deadline)s.") % {"deadline": deadline})
@@ -320,7 +329,12 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
             lines.append(
                 _("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who}
             )
-    return {"subject": str(subject), "lines": [str(line) for line in lines], "match_url": url}
+    # A moment that ends a sentence ends with one full stop ("6 p.m.", not "6 p.m..").
+    return {
+        "subject": str(subject),
+        "lines": [one_full_stop(line) for line in lines],
+        "match_url": url,
+    }
 
 
 def describe_timeout(match: Match, user) -> str:

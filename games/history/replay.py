@@ -413,7 +413,9 @@ def print_page(
     context: dict[str, Any] = {
         "match": match,
         "game": game,
-        "seats": [(seat, names[seat.index]) for seat in seats],
+        # Each player named links to their page (a bot's seat names its level).
+        "seats": [(seat, ref_for_seat(seat, names[seat.index])) for seat in seats],
+        "player_links": build.player_links(seats),
         "option_rows": build.option_rows(game, match.options),
         "time_per_move_label": build.time_per_move_label(match.time_per_move),
         "log": move_log.full_log(match, user),

@@ -408,9 +408,20 @@ def _start(match: Match) -> None:
     if match.rated and any(seat.user_id is None for seat in seats):
         match.rated = False
     signals.match_started.send(sender=Match, match=match, seats=seats)
+    to_move = set(match.seats_to_move(game))
     for seat in seats:
         if not seat.played_by_bot:
-            notifications.queue(seat.user, match, NotificationKind.MATCH_STARTED)
+            # Whoever moves first reads that the match started in their
+            # your-turn email, when it goes at once: one email, not two.
+            told = seat.index in to_move and notifications.emails_now(
+                seat.user, NotificationKind.YOUR_TURN, seat
+            )
+            notifications.queue(
+                seat.user,
+                match,
+                NotificationKind.MATCH_STARTED,
+                told_elsewhere=notifications.TOLD_IN_YOUR_TURN if told else "",
+            )
     settle_after_change(match, game, seats)
     match.save()
     queue_bots_after_commit(match, game, seats)

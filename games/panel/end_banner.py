@@ -13,6 +13,7 @@ from games.models import (
     Match,
     MatchStatus,
     Seat,
+    SeatStatus,
 )
 from games.play import standing
 from games.play.standing import RatingWords
@@ -23,7 +24,7 @@ class FinalRow:
     rank: int | None
     name: str
     is_me: bool
-    dropped: bool
+    dropped: str  # what took the seat out of the match ("Resigned", "Timed out", …) or ""
     cells: list[str]
     ref: PlayerRef | None = None
     rating_change: RatingWords | None = None
@@ -57,14 +58,27 @@ def final_banner(
     cells = given + [[] for _i in range(n - len(given))]
     width = len(columns)
     changes = standing.changes_in(match)
+    details = result.get("details") or {}
+
+    def shown(seat: Seat) -> str:
+        # A resignation that ended the match (two players) left nobody to a
+        # bot: the seat is its player's, not "Bob (bot)".
+        if (
+            details.get("reason") == "resigned"
+            and details.get("resigned") == seat.index
+            and seat.status == SeatStatus.RESIGNED
+        ):
+            return seat.player_name
+        return names[seat.index]
+
     rows = [
         FinalRow(
             rank=seat.rank,
-            name=names[seat.index],
+            name=shown(seat),
             is_me=seat.index == viewer,
-            dropped=seat.index in dropped,
+            dropped=_dropped_words(seat) if seat.index in dropped else "",
             cells=(list(cells[seat.index]) + [""] * width)[:width],
-            ref=ref_for_seat(seat, names[seat.index]),
+            ref=ref_for_seat(seat, shown(seat)),
             rating_change=changes.get(seat.user_id),
             rating_text=changes[seat.user_id].short if seat.user_id in changes else "",
         )
@@ -96,6 +110,15 @@ def final_banner(
         my_rating_why=mine.why if mine else "",
         rating_note=standing.uncounted_note(match, changes),
     )
+
+
+def _dropped_words(seat: Seat) -> str:
+    """What took a seat out of the match, as its row says it: "Resigned",
+    "Timed out" or "Replaced by a bot" (the seat's status)."""
+    try:
+        return str(SeatStatus(seat.status).label) if seat.status != SeatStatus.PLAYING else ""
+    except ValueError:
+        return ""
 
 
 def ended_by(result: dict, players: list[str]) -> list[str]:

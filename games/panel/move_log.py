@@ -94,7 +94,12 @@ def _log_who(move: Move, names: list[str], sentences_name_the_actor: bool) -> st
         if is_moderation(move.action):
             return ""  # resigning or an agreed undo: the sentence names the player
         return "" if sentences_name_the_actor else names[move.seat]
-    return f"{names[move.seat]} ({ActorKind(move.actor_kind).label})"
+    label = ActorKind(move.actor_kind).label
+    if sentences_name_the_actor:
+        # "Bot 2 placed…" names the seat already: only who made the move
+        # for it is added, not the name again ("(bot) Bot 2 placed…").
+        return f"({label})"
+    return f"{names[move.seat]} ({label})"
 
 
 LOG_CACHE_SECONDS = 6 * 3600

@@ -73,7 +73,9 @@ def test_resigning_a_two_player_match_ends_it_and_the_banner_says_so(alice, bob,
         loser = "dwarves" if winner == "dragon" else "dragon"
         assert SIDE_WINS[winner] in text and SIDE_WINS[loser] not in text
     log = Client().get(reverse("match_log", args=[match.pk])).content.decode()
-    assert "bob resigned and lost the match." in log
+    # The name links to bob's page (tests/e2e/test_e2e_player_links.py).
+    assert "bob resigned and lost the match." in re.sub(r"<[^>]+>", "", log)
+    assert 'href="/players/bob/"' in log
 
 
 @pytest.mark.parametrize("key", GAMES)
