@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench
+.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench quick-match-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -25,12 +25,9 @@ run: install
 	@$(RUN) python manage.py migrate --noinput --verbosity 0
 	@$(RUN) python manage.py demo --verbosity 0
 	@mkdir -p var
-	@trap 'trap - INT TERM EXIT; kill 0' INT TERM EXIT; \
-	  $(RUN) celery -A config --quiet worker --beat -Q celery,mail --loglevel=WARNING --concurrency=2 \
-	    --schedule=var/celerybeat-schedule -n main@%h & \
-	  $(RUN) celery -A config --quiet worker -Q bots --loglevel=WARNING --concurrency=1 -n bots@%h & \
-	  $(RUN) python manage.py demo --announce http://$(HOST):$(PORT)/ & \
-	  $(RUN) python manage.py runserver $(HOST):$(PORT)
+	@# The worker with beat, the bots' worker, the demo's announcement and the
+	@# server; Ctrl-C or a TERM stops them all within seconds (config/run_local.py).
+	@exec $(RUN) python -m config.run_local --host $(HOST) --port $(PORT)
 
 test: install
 	$(RUN) pytest -n auto
@@ -74,6 +71,10 @@ leaderboard-bench: install
 
 tournament-bench: install
 	$(RUN) python tests/load/tournament_bench.py
+
+# One quick-match pass over 10,000 waiting requests (docs/performance.md).
+quick-match-bench: install
+	$(RUN) python tests/load/quick_match_bench.py
 
 # Gather translatable strings: each game's into games/catalog/<package>/locale,
 # the site's into locale/ (the boards' .jinja templates too: Django reads their

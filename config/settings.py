@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "players",
     "ladders",
     "tournaments",
+    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -292,12 +293,35 @@ STORAGES = {
     },
 }
 
-# EMAIL_URL, e.g. smtp+tls://user:password@smtp.example.com:587, or
-# consolemail:// (the default) to print messages to the console.
-_email = env.email_url("EMAIL_URL", default="consolemail://")
+# EMAIL_URL, e.g. smtp+tls://user:password@smtp.example.com:587,
+# consolemail:// (the default) to print messages to the console, or
+# filemail:// to write each one to a file under var/mail/ (filemail:///a/dir
+# or filemail://a/dir, relative to the project, for another folder).
+_email_url = env("EMAIL_URL", default="consolemail://")
+EMAIL_SCHEMES = (
+    "smtp://, smtp+tls://, smtps:// (smtp+ssl://), consolemail://, filemail://[folder], "
+    "memorymail:// or dummymail://"
+)
+try:
+    _email = env.email_url("EMAIL_URL", default="consolemail://")
+except ImproperlyConfigured as error:
+    raise ImproperlyConfigured(
+        f"EMAIL_URL {_email_url.split(':', 1)[0]!r} is not a way to send email; "
+        f"use {EMAIL_SCHEMES}."
+    ) from error
 if _email["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend":
     # Printed readably, links whole (Django's prints quoted-printable MIME).
     _email["EMAIL_BACKEND"] = "config.mail.ConsoleEmailBackend"
+_mail_folder = ""
+if _email["EMAIL_BACKEND"].endswith("filebased.EmailBackend"):
+    # The folder as written after filemail:// (environ drops an absolute
+    # path's first slash); none: var/mail/.
+    _folder = _email_url.split("://", 1)[1].split("?", 1)[0]
+    _mail_folder = str(
+        (Path(_folder) if _folder.startswith("/") else BASE_DIR / _folder)
+        if _folder
+        else VAR_DIR / "mail"
+    )
 _smtp_options = {
     "host": _email.get("EMAIL_HOST"),
     "port": _email.get("EMAIL_PORT"),
@@ -315,6 +339,8 @@ MAILERS = {
         "OPTIONS": (
             {k: v for k, v in _smtp_options.items() if v not in (None, "")}
             if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+            else {"file_path": _mail_folder}
+            if _mail_folder
             else {}
         ),
     }
@@ -371,6 +397,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
     "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": _every},
+    "quick-match": {"task": "matchmaking.tasks.match_waiting", "schedule": _every},
     "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
     "expire-ladder-challenges": {
         "task": "ladders.tasks.expire_challenges",
@@ -515,6 +542,10 @@ SMOKI = {
     "ROUND_ROBIN_MAX_ENTRANTS": env.int("SMOKI_ROUND_ROBIN_MAX_ENTRANTS", default=16),
     "TOURNAMENT_MAX_ROUNDS": env.int("SMOKI_TOURNAMENT_MAX_ROUNDS", default=15),
     "TOURNAMENT_MAX_DAYS_AHEAD": env.int("SMOKI_TOURNAMENT_MAX_DAYS_AHEAD", default=90),
+    # Quick match (docs/quick-match.md): requests one player may have waiting
+    # at once, and new requests a player may make a day.
+    "QUICK_MATCH_MAX_OPEN": env.int("SMOKI_QUICK_MATCH_MAX_OPEN", default=3),
+    "QUICK_MATCH_PER_DAY": env.int("SMOKI_QUICK_MATCH_PER_DAY", default=20),
 }
 
 LOGGING = {

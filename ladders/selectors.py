@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from accounts.models import Block
 from accounts.refs import PlayerRef, ref_for_user
 from ladders import rungs
 from ladders.models import Challenge, ChallengeStatus, Entry
@@ -55,6 +56,7 @@ class Row:
     is_me: bool
     can_challenge: bool
     busy: bool  # has a challenge to answer
+    blocked: bool = False  # the viewer blocks this player: no challenge offered
 
 
 @dataclass
@@ -122,10 +124,17 @@ def ladder_page(game_key: str, viewer) -> LadderPage | None:
     if game is None:
         return None
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    # Whom the viewer blocks, read with the entries: the challenge would be
+    # refused, so it is not offered.
+    blocked = (
+        Exists(Block.objects.filter(blocker_id=viewer_id, blocked=OuterRef("user")))
+        if viewer_id
+        else Value(False)
+    )
     entries = list(
         Entry.objects.filter(ladder__game_key=game_key)
         .select_related("user__profile")
-        .annotate(rating=_rating(game_key))
+        .annotate(rating=_rating(game_key), blocked=blocked)
         .order_by("rung")
     )
     people = ("challenger__profile", "challenged__profile", "match")
@@ -152,19 +161,21 @@ def ladder_page(game_key: str, viewer) -> LadderPage | None:
     places = {entry.user_id: place for place, entry in enumerate(entries, start=1)}
     page.my_place = places.get(viewer_id)
     for place, entry in enumerate(entries, start=1):
+        within_reach = (
+            page.my_place is not None
+            and 0 < page.my_place - place <= page.reach
+            and not page.my_open_sent
+            and entry.user_id not in answering
+        )
         page.rows.append(
             Row(
                 place=place,
                 ref=ref_for_user(entry.user),
                 rating=entry.rating,
                 is_me=entry.user_id == viewer_id,
-                can_challenge=(
-                    page.my_place is not None
-                    and 0 < page.my_place - place <= page.reach
-                    and not page.my_open_sent
-                    and entry.user_id not in answering
-                ),
+                can_challenge=within_reach and not entry.blocked,
                 busy=entry.user_id in answering,
+                blocked=within_reach and bool(entry.blocked),
             )
         )
     return page

@@ -101,6 +101,8 @@ class TournamentPage:
     can_join: bool = False
     can_leave: bool = False
     can_withdraw: bool = False
+    winners: list[PlayerRef] = field(default_factory=list)  # once it is over: first place
+    winner_points: str = ""
 
 
 def points_text(points: float | None) -> str:
@@ -193,6 +195,9 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
             )
             for a in order
         ]
+    if tournament.status == TournamentStatus.FINISHED and standing_rows:
+        page.winners = [row.ref for row in standing_rows if row.place == 1]
+        page.winner_points = points_text(standing_rows[0].points)
     page.my_entry = next((e for e in entrants if e.user_id == me), None)
     is_open = tournament.status == TournamentStatus.OPEN
     page.can_join = bool(me) and is_open and page.my_entry is None

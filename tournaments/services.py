@@ -27,9 +27,12 @@ from core.errors import Conflict, Forbidden, ServiceError
 from games.dispatch import outbox
 from games.lobby import services as lobby
 from games.models import (
+    DeliveryStatus,
     Match,
     MatchStatus,
     ModerationAction,
+    Notification,
+    NotificationKind,
     SeatStatus,
     TakeoverLevel,
     Visibility,
@@ -401,8 +404,16 @@ def _record_finished(placements: list[Placement], matches: dict[int, Match]) -> 
         match = matches.get(placement.match_id)
         if match is None or not match.is_over:
             continue
-        if match.status == MatchStatus.ABORTED:
+        forfeit = match.ended_early_by
+        if match.status == MatchStatus.ABORTED and forfeit is None:
             placement.points, placement.rank, placement.aborted = 0.0, None, True
+        elif forfeit is not None:
+            # Ended before each seat moved (a resignation or a loss on time):
+            # aborted and unrated, but a forfeit here, as a withdrawal's is: the
+            # seat that ended it is last, the others share the win.
+            table = [match.n_seats if i == forfeit else 1 for i in range(match.n_seats)]
+            placement.points = points_for_ranks(table)[placement.seat]
+            placement.rank = table[placement.seat]
         else:
             table = [ranks.get((match.pk, i)) or match.n_seats for i in range(match.n_seats)]
             placement.points = points_for_ranks(table)[placement.seat]
@@ -494,6 +505,7 @@ def _create_round(tournament: Tournament, number: int) -> Round:
     current = Round.objects.create(tournament=tournament, number=number)
     win = float(tournament.table_size - 1)
     placements = []
+    matches = []
     for table_no, table in enumerate(tables, start=1):
         match = lobby.start_table(
             users=[by_id[e].user for e in table],
@@ -507,6 +519,7 @@ def _create_round(tournament: Tournament, number: int) -> Round:
             takeover_level=tournament.takeover_level,
             rated=tournament.rated,
         )
+        matches.append(match.pk)
         placements.extend(
             Placement(round=current, entrant_id=e, table=table_no, seat=i, match=match)
             for i, e in enumerate(table)
@@ -520,9 +533,20 @@ def _create_round(tournament: Tournament, number: int) -> Round:
     Placement.objects.bulk_create(placements)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
-    if number == 1:  # the start's news, which tells those with a bye so
-        notify.tournament_event(tournament, notify.STARTED, byes=set(byes))
-    notify.tournament_event(tournament, notify.ROUND, round_number=number)
+    # One email per player: whose match emails them now (it started, or it
+    # is their turn) reads the tournament's news in that email
+    # (``notify.start_headline``); the row stays in the bell.
+    told = set(
+        Notification.objects.filter(
+            match_id__in=matches,
+            kind__in=[NotificationKind.MATCH_STARTED, NotificationKind.YOUR_TURN],
+            status=DeliveryStatus.PENDING,
+        ).values_list("user_id", flat=True)
+    )
+    if number == 1:  # the start's news says round 1 started, and tells a bye so
+        notify.tournament_event(tournament, notify.STARTED, byes=set(byes), told=told)
+    else:
+        notify.tournament_event(tournament, notify.ROUND, round_number=number, told=told)
     if not tables:  # everyone had a bye (all but one withdrew): go on at once
         outbox.hand_over_after_commit(ADVANCE_TASK, tournament.pk)
     return current
@@ -532,7 +556,27 @@ def _finish(tournament: Tournament) -> None:
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
-    notify.tournament_event(tournament, notify.FINISHED)
+    notify.tournament_event(tournament, notify.FINISHED, final=final_table(tournament))
+
+
+FINAL_TABLE_ROWS = 10  # the end's email lists the top of the table (the page has it all)
+
+
+def final_table(tournament: Tournament) -> dict:
+    """The end's news: the winners' names, the top of the final table as
+    (place, name, points) and every entrant's place (two queries)."""
+    from tournaments.selectors import points_text
+
+    entrants = {e.pk: e for e in tournament.entrants.select_related("user__profile")}
+    rows = standings([(e.pk, e.rating) for e in entrants.values()], results_of(tournament))
+    name = {pk: e.user.profile.name for pk, e in entrants.items()}
+    return {
+        "winners": [name[r.entrant] for r in rows if r.place == 1],
+        "table": [[r.place, name[r.entrant], points_text(r.points)] for r in rows][
+            :FINAL_TABLE_ROWS
+        ],
+        "places": {r.entrant: r.place for r in rows},
+    }
 
 
 def _cancel(tournament: Tournament, reason: str) -> None:

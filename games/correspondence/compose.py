@@ -32,7 +32,7 @@ from games.models import (
     NotificationKind,
 )
 from games.panel import presenters
-from games.panel.formats import local_moment
+from games.panel.formats import local_moment, one_full_stop
 from games.play import standing
 
 logger = logging.getLogger(__name__)
@@ -61,6 +61,13 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
     unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, field)]))
     with translation.override(profile.language), timezone.override(profile.timezone):
         context = message_context(row)
+        if row.match is not None and (
+            row.kind == NotificationKind.MATCH_STARTED
+            or (row.kind == NotificationKind.YOUR_TURN and row.version == 0)
+        ):
+            # The match's start: what it is part of (a tournament's round),
+            # said here rather than in an email of its own.
+            context["lines"] = kinds.start_headline(row.match) + context["lines"]
         position = email_position(row)
         picture = board_picture_of(row) if position else None
         context.update(
@@ -242,6 +249,8 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
     lines: list[str] = []
     if row.kind == NotificationKind.YOUR_TURN:
         subject = _("Your turn in %(game)s #%(id)s") % what
+        if row.version == 0:  # the first turn: no "match started" email came
+            lines.append(_("All seats are taken and %(game)s #%(id)s has started.") % what)
         lines.append(_("It is your turn in %(game)s #%(id)s.") % what)
         if deadline:
             lines.append(_("Please move before %(deadline)s.") % {"deadline": deadline})
@@ -258,17 +267,29 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
     elif row.kind == NotificationKind.MATCH_STARTED:
         subject = _("%(game)s #%(id)s has started") % what
         lines.append(_("All seats are taken and %(game)s #%(id)s has started.") % what)
+    elif row.kind == NotificationKind.MATCH_FINISHED and match.ended_early_by is not None:
+        subject = _("%(game)s #%(id)s was aborted") % what
+        lines.append(
+            _(
+                "%(game)s #%(id)s ended before each player had moved, so it is aborted "
+                "and no rating changes."
+            )
+            % what
+        )
     elif row.kind == NotificationKind.MATCH_FINISHED:
         subject = _("%(game)s #%(id)s is over") % what
         lines.append(_("%(game)s #%(id)s is over. Final standings:") % what)
         for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
             score = "" if seat.score is None else f" ({seat.score})"
             lines.append(f"{seat.rank}. {seat.display_name}{score}")
-        change = standing.changes_in(match).get(row.user_id)
+        changes = standing.changes_in(match)
+        change = changes.get(row.user_id)
         if change is not None:
             lines.append(change.sentence)
             if change.why:
                 lines.append(change.why)
+        elif note := standing.uncounted_note(match, changes):
+            lines.append(note)
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
         asker = next((s for s in match.seats.all() if s.index == seat_index), None)
@@ -308,13 +329,20 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
             lines.append(
                 _("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who}
             )
-    return {"subject": str(subject), "lines": [str(line) for line in lines], "match_url": url}
+    # A moment that ends a sentence ends with one full stop ("6 p.m.", not "6 p.m..").
+    return {
+        "subject": str(subject),
+        "lines": [one_full_stop(line) for line in lines],
+        "match_url": url,
+    }
 
 
 def describe_timeout(match: Match, user) -> str:
     seat = match.seats.filter(user=user).first()
     from games.play.clock import loses_on_time
 
+    if match.ended_early_by is not None:
+        return str(_("It ended before each player had moved, so the match is aborted and unrated."))
     if loses_on_time(match):
         return str(_("Under this match's rules that is a loss on time."))
     if seat is not None and seat.status == "bot":

@@ -72,6 +72,24 @@ def register_news(
     _news[kind] = NewsKind(kind, label, preference, words, page)
 
 
+#: Functions ``(match) -> [sentence, …]`` an app registers to say, in the
+#: email about a match's start, what the match is part of (a tournament's
+#: round): the app's own news of that moment is then not emailed apart.
+_start_headlines: list[Callable[[object], list[str]]] = []
+
+
+def register_start_headline(provider: Callable[[object], list[str]]) -> None:
+    """Add ``provider`` (called from an app's ``ready``; the same function
+    twice is kept once)."""
+    if provider not in _start_headlines:
+        _start_headlines.append(provider)
+
+
+def start_headline(match) -> list[str]:
+    """What the registered apps say of ``match``'s start, in the active language."""
+    return [str(line) for provider in _start_headlines for line in provider(match)]
+
+
 def is_news(kind: str) -> bool:
     return kind in _news
 

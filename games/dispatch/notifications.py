@@ -56,6 +56,7 @@ def queue(
     tag: str = "",
     seat=None,
     surely_new: bool = False,
+    told_elsewhere: str = "",
 ):
     """Write the outbox row for this event inside the caller's transaction and
     deliver it after the commit. Returns the row, or None if the event was
@@ -72,6 +73,9 @@ def queue(
 
     ``surely_new``: the caller holds the match lock and has just bumped the
     version, so no row with this exact key can exist yet (one query fewer).
+
+    ``told_elsewhere``: another email of the same moment says this too (the
+    reason, kept in ``last_error``): the row is in the bell, not emailed.
     """
     if user is None or not user.is_active:
         return None
@@ -89,7 +93,7 @@ def queue(
         ).exists()
     ):
         return None
-    status, reason = initial_status(user, kind, seat)
+    status, reason = _told_elsewhere(initial_status(user, kind, seat), told_elsewhere)
     now = timezone.now()
     fields = {
         "version": version,
@@ -118,18 +122,21 @@ def queue(
     return notification
 
 
-def queue_news(user, kind: str, *, tag: str, about: dict, version: int = 0) -> Notification | None:
+def queue_news(
+    user, kind: str, *, tag: str, about: dict, version: int = 0, told_elsewhere: str = ""
+) -> Notification | None:
     """News of a kind an app registered (``kinds.register_news``) for one
     player: a row without a match, once per (user, kind, tag), written in the
     caller's transaction and delivered after the commit like any other. It
     follows the player's preference for its kind as match news does: emailed
     at once, kept for the daily digest, or only in the bell. Returns the row,
-    or None if this news was queued already (or the player is inactive)."""
+    or None if this news was queued already (or the player is inactive).
+    ``told_elsewhere``: as ``queue``'s (another email says it)."""
     if not kinds.is_news(kind):
         raise ValueError(f"{kind!r} is not a registered kind of news")
     if user is None or not user.is_active:
         return None
-    status, reason = initial_status(user, kind)
+    status, reason = _told_elsewhere(initial_status(user, kind), told_elsewhere)
     notification, created = Notification.objects.get_or_create(
         user=user,
         match=None,
@@ -360,6 +367,23 @@ def initial_status(user, kind: str, seat=None) -> tuple[str, str]:
     if preference == Delivery.DIGEST:
         return DeliveryStatus.DIGEST, ""
     return DeliveryStatus.PENDING, ""
+
+
+#: ``told_elsewhere`` reasons: the email that says it instead.
+TOLD_IN_YOUR_TURN = "Not sent: the your-turn email of the same moment says it."
+TOLD_IN_MATCH_EMAIL = "Not sent: the email about the player's match of the same moment says it."
+
+
+def _told_elsewhere(status: tuple[str, str], reason: str) -> tuple[str, str]:
+    """A row another email of the same moment speaks for: in the bell only."""
+    if reason and status[0] in (DeliveryStatus.PENDING, DeliveryStatus.DIGEST):
+        return DeliveryStatus.SKIPPED, reason
+    return status
+
+
+def emails_now(user, kind: str, seat=None) -> bool:
+    """Whether an event of ``kind`` for ``user`` would be emailed at once."""
+    return user is not None and initial_status(user, kind, seat)[0] == DeliveryStatus.PENDING
 
 
 def record_visit(match: Match, user) -> None:

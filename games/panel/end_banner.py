@@ -9,9 +9,11 @@ from django.utils.translation import gettext as _
 
 from accounts.refs import PlayerRef, ref_for_seat
 from games.models import (
+    EARLY_END,
     Match,
     MatchStatus,
     Seat,
+    SeatStatus,
 )
 from games.play import standing
 from games.play.standing import RatingWords
@@ -22,7 +24,7 @@ class FinalRow:
     rank: int | None
     name: str
     is_me: bool
-    dropped: bool
+    dropped: str  # what took the seat out of the match ("Resigned", "Timed out", …) or ""
     cells: list[str]
     ref: PlayerRef | None = None
     rating_change: RatingWords | None = None
@@ -37,6 +39,7 @@ class FinalBanner:
     rows: list[FinalRow]
     my_rating: str = ""
     my_rating_why: str = ""  # why a provisional rating moved so much
+    rating_note: str = ""  # why a rated match changed no rating
 
 
 def final_banner(
@@ -44,7 +47,10 @@ def final_banner(
 ) -> FinalBanner:
     """Who won and why, and every seat's score broken down by the game's scoring."""
     result = match.result or {}
-    summary = presenter.final_summary(result, names)
+    # A match aborted because it ended before each seat had moved has no
+    # scores for the game's own summary: the banner says why it was aborted.
+    early = match.ended_early_by is not None
+    summary = {} if early else presenter.final_summary(result, names)
     dropped = set(result.get("dropped", []))
     n = len(names)
     columns = [str(column) for column in summary.get("columns", [])]
@@ -52,14 +58,27 @@ def final_banner(
     cells = given + [[] for _i in range(n - len(given))]
     width = len(columns)
     changes = standing.changes_in(match)
+    details = result.get("details") or {}
+
+    def shown(seat: Seat) -> str:
+        # A resignation that ended the match (two players) left nobody to a
+        # bot: the seat is its player's, not "Bob (bot)".
+        if (
+            details.get("reason") == "resigned"
+            and details.get("resigned") == seat.index
+            and seat.status == SeatStatus.RESIGNED
+        ):
+            return seat.player_name
+        return names[seat.index]
+
     rows = [
         FinalRow(
             rank=seat.rank,
-            name=names[seat.index],
+            name=shown(seat),
             is_me=seat.index == viewer,
-            dropped=seat.index in dropped,
+            dropped=_dropped_words(seat) if seat.index in dropped else "",
             cells=(list(cells[seat.index]) + [""] * width)[:width],
-            ref=ref_for_seat(seat, names[seat.index]),
+            ref=ref_for_seat(seat, shown(seat)),
             rating_change=changes.get(seat.user_id),
             rating_text=changes[seat.user_id].short if seat.user_id in changes else "",
         )
@@ -89,7 +108,17 @@ def final_banner(
         rows,
         my_rating=mine.sentence if mine else "",
         my_rating_why=mine.why if mine else "",
+        rating_note=standing.uncounted_note(match, changes),
     )
+
+
+def _dropped_words(seat: Seat) -> str:
+    """What took a seat out of the match, as its row says it: "Resigned",
+    "Timed out" or "Replaced by a bot" (the seat's status)."""
+    try:
+        return str(SeatStatus(seat.status).label) if seat.status != SeatStatus.PLAYING else ""
+    except ValueError:
+        return ""
 
 
 def ended_by(result: dict, players: list[str]) -> list[str]:
@@ -105,7 +134,19 @@ def ended_by(result: dict, players: list[str]) -> list[str]:
 
     sentences = []
     reason = details.get("reason")
-    if details.get("adjudicated"):
+    if reason == EARLY_END:
+        who = {"who": name(details.get("seat"))}
+        sentences.append(
+            {
+                "resigned": _("%(who)s resigned before each player had moved."),
+                "deactivated": _(
+                    "A moderator closed %(who)s's account before each player had moved."
+                ),
+            }.get(details.get("ended"), _("%(who)s ran out of time before each player had moved."))
+            % who
+        )
+        sentences.append(_("A match that ends so early is aborted, and no rating changes."))
+    elif details.get("adjudicated"):
         sentences.append(_("A moderator decided the result."))
     elif reason == "resigned":
         sentences.append(_("%(who)s resigned.") % {"who": name(details.get("resigned"))})

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -488,3 +489,29 @@ def environment(**options) -> jinja2.Environment:
         timeuntil=defaultfilters.timeuntil_filter,
     )
     return env
+
+
+_ID_ATTR = re.compile(r'\b(id|for)="([^"]+)"')
+_ID_LIST_ATTR = re.compile(
+    r'\b(aria-(?:labelledby|describedby|controls|owns|activedescendant))="([^"]*)"'
+)
+_LOCAL_REF = re.compile(r'(href="|url\()#([^"\s)]+)')
+
+
+def unique_ids(drawn: str, suffix: str) -> str:
+    """``drawn`` (a board's HTML) with every id it declares made its own by
+    ``suffix``, and every reference to one (``for``, ``aria-labelledby`` and
+    the other id lists, ``href="#…"``, ``url(#…)``) following it: several
+    boards on one page (the printable record's) repeat no id and each label
+    still names its own board. References to ids the board does not declare
+    (the icon sprite's ``/icons.svg?v=…#name``) are left alone."""
+    declared = {value for name, value in _ID_ATTR.findall(drawn) if name == "id"}
+    if not declared:
+        return drawn
+
+    def own(value: str) -> str:
+        return f"{value}-{suffix}" if value in declared else value
+
+    drawn = _ID_ATTR.sub(lambda m: f'{m[1]}="{own(m[2])}"', drawn)
+    drawn = _ID_LIST_ATTR.sub(lambda m: f'{m[1]}="{" ".join(map(own, m[2].split()))}"', drawn)
+    return _LOCAL_REF.sub(lambda m: f"{m[1]}#{own(m[2])}", drawn)

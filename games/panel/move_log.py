@@ -59,7 +59,24 @@ def describe_moderation(event: dict, names: list[str]) -> str:
         "resign": {
             "bot": _("%(who)s resigned; a bot plays on."),
             "loss": _("%(who)s resigned and lost the match."),
+            "aborted": _(
+                "%(who)s resigned before each player had moved: the match is aborted "
+                "and no rating changes."
+            ),
         }.get(event.get("then"), _("%(who)s resigned."))
+        % {"who": who},
+        "early_abort": {
+            "deactivated": _(
+                "A moderator closed %(who)s's account before each player had moved: "
+                "the match is aborted and no rating changes."
+            ),
+        }.get(
+            event.get("ended"),
+            _(
+                "%(who)s ran out of time before each player had moved: the match is "
+                "aborted and no rating changes."
+            ),
+        )
         % {"who": who},
         "agreed_undo": _("%(who)s took back their last move, as the other players agreed.")
         % {"who": who},
@@ -77,7 +94,12 @@ def _log_who(move: Move, names: list[str], sentences_name_the_actor: bool) -> st
         if is_moderation(move.action):
             return ""  # resigning or an agreed undo: the sentence names the player
         return "" if sentences_name_the_actor else names[move.seat]
-    return f"{names[move.seat]} ({ActorKind(move.actor_kind).label})"
+    label = ActorKind(move.actor_kind).label
+    if sentences_name_the_actor:
+        # "Bot 2 placed…" names the seat already: only who made the move
+        # for it is added, not the name again ("(bot) Bot 2 placed…").
+        return f"({label})"
+    return f"{names[move.seat]} ({label})"
 
 
 LOG_CACHE_SECONDS = 6 * 3600

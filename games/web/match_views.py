@@ -376,6 +376,8 @@ def match_log(request, pk: int):
         {
             "match": match,
             "log": move_log.full_log(match, request.user),
+            # Each person's name in the log links to their page, as on the match page.
+            "player_links": build.player_links(list(match.seats.select_related("user"))),
         },
     )
 

@@ -86,3 +86,22 @@ def test_a_challenge_in_the_lobby_says_what_it_is_and_declining_gives_up_the_pla
     expect(alices.page.locator("#my-place")).to_contain_text("2")
     assert Challenge.objects.get().outcome == "declined"
     alices.assert_clean()
+
+
+def test_no_challenge_is_offered_beside_a_player_you_block(live_server, window):
+    from accounts.models import Block
+
+    carol, bob, alice = make_player("carol"), make_player("bob"), make_player("alice")
+    for user in (carol, bob, alice):
+        services.join(user, "drako")
+    Block.objects.create(blocker=alice, blocked=bob)
+
+    alices = window("alice")
+    log_in(alices.page, live_server.url, "alice")
+    alices.page.goto(live_server.url + "/ladders/drako/")
+    bobs_row = alices.page.locator("#ladder tr", has_text="bob")
+    expect(bobs_row).to_contain_text("you block this player")
+    expect(bobs_row.get_by_role("button")).to_have_count(0)
+    carols_row = alices.page.locator("#ladder tr", has_text="carol")
+    expect(carols_row.get_by_role("button", name="Challenge")).to_be_visible()
+    alices.assert_clean()

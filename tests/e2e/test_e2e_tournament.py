@@ -55,3 +55,35 @@ def test_joining_a_tournament_and_seeing_the_standings_on_a_phone(live_server, w
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
     bobs.assert_clean()
+
+
+def test_a_finished_tournament_shows_its_winner_at_the_top(live_server, window):
+    alice, bob = make_player("alice"), make_player("bob")
+    start = timezone.now() + timedelta(hours=1)
+    tournament = services.create_tournament(
+        user=alice,
+        name="Winter cup",
+        game_key="nogi",
+        table_size=2,
+        format="round_robin",
+        starts_at=start,
+        min_entrants=2,
+        max_entrants=8,
+    )
+    services.join(user=bob, tournament=tournament)
+    services.start(tournament.pk, now=start)
+    match = Placement.objects.exclude(match=None).first().match
+    safety.resign(user=alice, match=match)
+    services.advance(tournament.pk)
+
+    visitor = window("visitor")
+    page = visitor.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    banner = page.locator("#winner-banner")
+    expect(banner).to_contain_text("Winner: bob")
+    expect(banner.get_by_role("link", name="bob")).to_be_visible()
+    box = banner.bounding_box()
+    assert box["y"] + box["height"] <= 844  # on the first screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    visitor.assert_clean()

@@ -21,14 +21,17 @@ def test_news_is_emailed_in_each_players_language(people):
     people[2].profile.save()
     tournament = entered(new_tournament(people[0], name="Jesień"), people[1:3])
     start_now(tournament)
-    rows = Notification.objects.filter(kind="tournament", about__event="round")
+    rows = Notification.objects.filter(kind="tournament", about__event="started")
     assert rows.count() == 3 and all(r.match_id is None for r in rows)
+    # Those whose match emails them read it there (tests/tournaments/
+    # test_one_email.py); sent here on their own, for their words.
+    rows.update(status="pending")
     for row in rows:
         assert delivery.deliver(row.pk) == "sent"
     subjects = {m.to[0]: m.subject for m in mail.outbox}
-    assert "Round 1 of Jesień has started" in subjects["u00@example.com"]
-    assert "Runda 1 turnieju Jesień się rozpoczęła" in subjects["u01@example.com"]
-    assert "Začalo 1. kolo turnaje Jesień" in subjects["u02@example.com"]
+    assert "The tournament Jesień has started" in subjects["u00@example.com"]
+    assert "Turniej Jesień się rozpoczął" in subjects["u01@example.com"]
+    assert "Turnaj Jesień začal" in subjects["u02@example.com"]
     body = mail.outbox[0].body
     assert reverse("tournament_detail", args=[tournament.pk]) in body
 
@@ -37,10 +40,11 @@ def test_news_exists_once_per_event(people):
     tournament = entered(new_tournament(people[0]), people[1:2])
     start_now(tournament)
     first = notify.queue_tournament(
-        people[0], tournament_id=tournament.pk, name="x", event="round", round_number=1
+        people[0], tournament_id=tournament.pk, name="x", event="started"
     )
     assert first is None  # already queued by the start
-    assert Notification.objects.filter(user=people[0], kind="tournament").count() == 2
+    # One piece of news: the start says round 1 started.
+    assert Notification.objects.filter(user=people[0], kind="tournament").count() == 1
 
 
 def test_the_bell_lists_news_with_a_link_to_the_tournament(client, people):
@@ -113,6 +117,7 @@ def test_a_player_who_chose_the_digest_gets_the_news_in_it(people):
     from games.models import DeliveryStatus
 
     people[1].profile.email_match_events = Delivery.DIGEST
+    people[1].profile.email_your_turn = Delivery.DIGEST  # no match email tells it at once
     people[1].profile.save()
     tournament = entered(new_tournament(people[0], name="Wiosna"), people[1:2])
     start_now(tournament)
@@ -122,7 +127,7 @@ def test_a_player_who_chose_the_digest_gets_the_news_in_it(people):
     mail.outbox.clear()
     assert digests.send_for_user(people[1].pk)
     (digest,) = mail.outbox
-    assert "Round 1 of Wiosna has started" in digest.body
+    assert "The tournament Wiosna has started" in digest.body
     assert set(rows.values_list("status", flat=True)) == {DeliveryStatus.IN_DIGEST}
 
 
@@ -158,10 +163,10 @@ def test_the_start_tells_a_player_with_a_bye_in_round_1_so(people):
     ]:
         with translation.override(language):
             assert words in notify.tournament_words(row)["lines"][0]
-    # The news is still queued before the round's: the bell lists the start first.
+    # The start says round 1 started: no news of round 1 apart.
     order = list(
         Notification.objects.filter(user=bye, kind="tournament")
         .order_by("pk")
         .values_list("about__event", flat=True)
     )
-    assert order == ["started", "round"]
+    assert order == ["started"]

@@ -291,6 +291,47 @@ def private_context(view: dict, viewer: int | None, names: list[str], choices=No
     }
 
 
+# The email's picture shows at most this many cells a side of the lair, so a
+# room is at least 48 px wide in the 480 px picture (64 units of 640).
+PICTURE_CELLS_WIDE = 10
+PICTURE_CELLS_TALL = 12
+
+
+def picture_focus(board: dict | None, viewer: int | None = None) -> dict | None:
+    """What the email's picture draws (``games/panel/presenters.py:
+    default_picture_focus``): the lair cropped to its rooms (a quarter of a
+    cell around them); a lair larger than ``PICTURE_CELLS_WIDE`` by
+    ``PICTURE_CELLS_TALL`` cells is cropped to that many around the viewer's
+    hero (else the pieces' middle), so its rooms stay readable; then the
+    player's own tiles. Not the key to the chambers nor the heroes' dots."""
+    tiles = (board or {}).get("tiles") or []
+    if not tiles:
+        return None
+    cell = board["cell"]
+    pad = cell // 4
+    left = min(t.x for t in tiles) - pad
+    top = min(t.y for t in tiles) - pad
+    right = max(t.x for t in tiles) + cell + pad
+    bottom = max(t.y for t in tiles) + cell + pad
+    width = min(right - left, PICTURE_CELLS_WIDE * cell)
+    height = min(bottom - top, PICTURE_CELLS_TALL * cell)
+    pieces = board.get("pieces") or []
+    mine = [p for p in pieces if p.key == f"hero:{viewer}"]
+    around = mine or pieces
+    if around:
+        cx = sum(p.cx for p in around) / len(around)
+        cy = sum(p.cy for p in around) / len(around)
+    else:
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+    x = min(max(left, cx - width / 2), right - width)
+    y = min(max(top, cy - height / 2), bottom - height)
+    return {
+        "box": (round(x), round(y), width, height),
+        "cell": cell,
+        "own": _("Your tiles"),
+    }
+
+
 def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
     rooms = view["board"]
     cells = [(r["x"], r["y"]) for r in rooms]
