@@ -133,11 +133,14 @@ class CreateMatchForm(forms.Form):
         """Only the chosen game's player counts and options: the game comes
         from the posted data, else from ``game_key`` (the first step's choice).
         ``invite``: the player challenged (the address's ``?invite=``), whose
-        match is private unless the challenger opens it."""
+        match is private and unrated unless the challenger opens it."""
         super().__init__(*args, **kwargs)
         if invite:
+            # Private, so nobody else takes the seat; and so unrated (only a
+            # public match is rated), unless the challenger opens it to all.
             self.fields["invite"].initial = invite
             self.fields["visibility"].initial = Visibility.PRIVATE
+            self.fields["rated"].initial = False
         games = registry.all()
         self.fields["game"].choices = [(g.key, g.title) for g in games]
         key = self.data.get("game") if self.is_bound else game_key

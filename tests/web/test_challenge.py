@@ -86,8 +86,9 @@ def test_the_form_names_the_player_challenged_in_both_steps(alice, bob):
     assert "?game=drako&invite=bob" in first
     second = client.get(reverse("match_create") + "?game=drako&invite=bob")
     assert 'name="invite" value="bob"' in text(second)
-    # A challenge is private unless the challenger opens it to all.
+    # A challenge is private (so unrated) unless the challenger opens it to all.
     assert second.context["form"]["visibility"].value() == Visibility.PRIVATE
+    assert second.context["form"]["rated"].value() is False
 
 
 def test_creating_the_match_invites_the_player_through_the_invitation_service(alice, bob):
