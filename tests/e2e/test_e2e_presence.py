@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from accounts import presence
 from tests.e2e.helpers import log_in, make_player
+from tests.e2e.test_e2e_axe_states import serious_violations
 from tests.players.conftest import start_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,11 +43,13 @@ def test_presence_on_the_player_page_and_the_match_page(live_server, window):
     page.goto(f"{live_server.url}/players/bob/")
     expect(page.locator("#presence")).to_have_text("online now")
     fits(page)
+    assert serious_violations(page) == []
     page.goto(f"{live_server.url}/m/{match.pk}/")
     row = page.locator("ol.seats li", has_text="bob")
     expect(row.locator(".presence")).to_have_text("online now")
     expect(page.locator("ol.seats li.me .presence")).to_have_count(0)
     fits(page)
+    assert serious_violations(page) == []
 
     cache.set(presence.seen_key(bob.pk), int(time.time() - 3 * 3600 - 60), presence.KEEP_SECONDS)
     page.goto(f"{live_server.url}/players/bob/")
