@@ -96,6 +96,19 @@ def _presence(rows: list[SeatRow], seats: list[Seat], user) -> None:
             row.presence = shown.get(person.pk)
 
 
+def _gathering(seats: list[Seat], names: list[str], user) -> list[tuple[str, Any]]:
+    """A match still gathering players: each seat's name, and beside every
+    other person seated their presence (one ``get_many`` for all)."""
+    me = user.pk if user.is_authenticated else None
+    ordered = sorted(seats, key=lambda s: s.index)
+    people = [s.user for s in ordered if s.user_id not in (None, me) and not s.is_bot]
+    shown = presence_of(people)
+    return [
+        (name, shown.get(seat.user_id) if seat.user_id != me else None)
+        for seat, name in zip(ordered, names, strict=True)
+    ]
+
+
 def _offer_play_again(rows: list[SeatRow], seats: list[Seat], me: Seat) -> None:
     """A finished match's players list offers its player "Play again" beside
     each other person seated (not their own row, not a bot's): the rematch
@@ -328,6 +341,7 @@ def match_panel(
     if match.state is None:
         # The creator may fill the empty seats with bots of a level (games.web.forms).
         context.update(seat_rows=[], board=None, choices=None, log=[], bot_levels=PLAY_BOT_LEVELS)
+        context["gathering"] = _gathering(seats, names, user)
         context["changed"] = _marks(changes, context)
         return context
     to_move = set(game.current_seats(match.state))

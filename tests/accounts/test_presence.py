@@ -228,3 +228,25 @@ def test_the_player_page_reads_presence_without_a_query(alice, bob):
     with CaptureQueriesContext(connection) as shown:
         assert "online now" in text(client.get(url))
     assert len(shown.captured_queries) == len(without.captured_queries)
+
+
+def test_a_match_gathering_players_marks_those_seated(alice, bob, carol):
+    from games.lobby import services as lobby
+
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=3)
+    lobby.join_match(user=bob, match=match)
+    client = client_for(bob)
+    url = reverse("match_detail", args=[match.pk])
+    client.get(url)
+    presence.forget(alice.pk)
+    with CaptureQueriesContext(connection) as without:
+        client.get(url)
+    seen(alice, 20 * MINUTE)
+    seen(bob, 10)
+    with CaptureQueriesContext(connection) as shown:
+        response = client.get(url)
+    assert len(shown.captured_queries) == len(without.captured_queries)
+    assert [
+        (name, mark.text if mark else None) for name, mark in response.context["gathering"]
+    ] == [("alice", "last seen 20 minutes ago"), ("bob", None)]
+    assert "last seen 20 minutes ago" in text(response)
