@@ -10,7 +10,8 @@
  * - on a phone, folds the sticky "Your move" box to its one-line summary while the board
  *   offers every choice, so the whole board can be seen; the player's own choice lasts
  *   for the tab (sessionStorage);
- * - a board's choices are links (Enter follows them): Space follows them too, as on a button.
+ * - a board's choices are links (Enter follows them): Space follows them too, as on a button;
+ * - "The board in words" stays open or folded as the player last left it (localStorage).
  */
 (function () {
   "use strict";
@@ -78,9 +79,25 @@
     link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
   });
 
+  // "The board in words" (a <details>, folded as drawn) stays as the player last left it,
+  // on every board of the site, across the panel's swaps, reloads and visits.
+  var WORDS = "smoki-board-words";
+  function showWords() {
+    var words = document.getElementById("board-text");
+    var said = null;
+    try { said = window.localStorage.getItem(WORDS); } catch (e) { return; }
+    if (words && words.tagName === "DETAILS" && said !== null) { words.open = said === "1"; }
+  }
+  document.addEventListener("toggle", function (event) {
+    if (!event.target || event.target.id !== "board-text") { return; }
+    try { window.localStorage.setItem(WORDS, event.target.open ? "1" : "0"); } catch (e) { return; }
+  }, true);
+  document.addEventListener("htmx:afterSwap", showWords);
+
   document.addEventListener("DOMContentLoaded", function () {
     showTurn(false);
     showChoices();
+    showWords();
     // At the player's turn, the place to act is on the first screen (unless the page
     // first tells what happened since the last visit, or a refusal or the end).
     var panel = document.getElementById("match-panel");
