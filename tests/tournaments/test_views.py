@@ -55,8 +55,7 @@ def test_a_round_robin_page_has_a_crosstable(client, people):
     assert len(diagonal) == 3
     for cell in diagonal:
         assert cell == (
-            '<span aria-hidden="true">■</span>'
-            '<span class="visually-hidden">the same player</span>'
+            '<span aria-hidden="true">■</span><span class="visually-hidden">the same player</span>'
         )
     assert "<td>■</td>" not in table
 
