@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench
+.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -53,6 +53,10 @@ bench-games: install
 # Strong against heuristic, heuristic against random (docs/bots.md).
 bot-strength: install
 	$(RUN) python tests/load/bot_strength.py $(ARGS)
+
+# The rules and bots as a wheel for bot authors, into dist/ (docs/bots.md).
+rules-wheel: install
+	$(RUN) python tools/rules_package.py --out dist
 
 load: install
 	$(RUN) python tests/load/move_load.py

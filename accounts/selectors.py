@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.cache import caches
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Block, Profile, VacationPeriod
 
@@ -105,6 +106,28 @@ def lookalike_groups() -> list[tuple[str, list[Profile]]]:
         ),
         key=lambda group: group[0],
     )
+
+
+def not_accepting() -> str:
+    """The one sentence a player hears when someone they want to play with
+    (an invitation, a rematch, a ladder challenge) will not have it: blocked
+    by that player, or not among those they take invitations from. Neutral,
+    so a blocked player cannot tell a block from that rule, and true either
+    way."""
+    return _("This player is not accepting invitations from you right now.")
+
+
+def blocked_pairs(user_ids) -> set[frozenset]:
+    """Every pair among ``user_ids`` where one blocked the other (one query)."""
+    ids = {uid for uid in user_ids if uid is not None}
+    if len(ids) < 2:
+        return set()
+    return {
+        frozenset(pair)
+        for pair in Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list(
+            "blocker_id", "blocked_id"
+        )
+    }
 
 
 def is_blocked_by_any(user_id: int, others) -> bool:

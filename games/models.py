@@ -269,6 +269,18 @@ class Seat(models.Model):
         return self.is_bot or self.status in (SeatStatus.BOT, SeatStatus.RESIGNED)
 
     @property
+    def sight(self) -> int | None:
+        """The seat whose secrets its player sees: their own, until they resign.
+
+        A resignation in a match of three or more leaves the seat to a bot that
+        plays on; the seat's goal, its hand and the bot's later draws are then
+        no longer the player's, who could pass them on to someone still at the
+        table. From then on every channel (the page, its fragments and polls,
+        the log, the replay, the record, the emails and their pictures) shows
+        them what a spectator sees (None)."""
+        return None if self.status == SeatStatus.RESIGNED else self.index
+
+    @property
     def player_name(self) -> str:
         """The player's own name, without saying who plays the seat now: the log
         speaks of what the player did ("Ann resigned"), not "Ann (bot)"."""

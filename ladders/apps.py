@@ -13,7 +13,7 @@ class LaddersConfig(AppConfig):
     def ready(self):
         from accounts.roles import ensure_moderator_group, register_permissions
         from games.moderation import audit
-        from ladders import news, receivers, selectors
+        from ladders import news, receivers, selectors, terms
         from ladders.models import AuditKind
         from players import sections
 
@@ -22,6 +22,7 @@ class LaddersConfig(AppConfig):
         )
         receivers.connect()
         news.register()
+        terms.register()
         audit.register_kinds(AuditKind)
         sections.register("ladders", "ladders/player_section.html", selectors.player_section)
         # The moderators' group again once this app's permissions exist (the

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.selectors import is_blocked_by_any
+from accounts.selectors import is_blocked_by_any, not_accepting
 from core import limits
 from core.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.lobby import invitations
@@ -181,10 +181,11 @@ def challenge(user, game_key: str, opponent: str) -> Challenge:
                 % {"n": rungs.reach()}
             )
         _refuse_if_busy(ladder, user, target_user)
-        if is_blocked_by_any(user.pk, [target_user.pk]) or is_blocked_by_any(
-            target_user.pk, [user.pk]
-        ):
-            raise Forbidden(_("You cannot challenge this player."))
+        if is_blocked_by_any(target_user.pk, [user.pk]):
+            raise Forbidden(_("You block this player."))
+        if is_blocked_by_any(user.pk, [target_user.pk]):
+            # The words of every invitation refused: the blocked player is not told.
+            raise Forbidden(not_accepting())
         limits.check(
             CHALLENGES, user.pk, message=_("You have challenged many players today; wait a day.")
         )

@@ -11,7 +11,8 @@ from django.db import models
 from django.db.models import Q
 
 # A player's rating is provisional until this many rated matches of the game:
-# it is marked so on every page and kept off the leaderboard.
+# it is marked so on every page, and listed below the leaderboard's ranked
+# players, without a place.
 PROVISIONAL_MATCHES = 5
 
 # OpenSkill's own starting point (Plackett-Luce defaults).
@@ -69,6 +70,15 @@ class Rating(models.Model):
                 fields=["game_key", "last_played_at"],
                 name="rating_active",
                 condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
+            ),
+            # The provisional players listed below the ranked ones, and the
+            # best of them on the lobby's tiles: one game's players with 1 to 4
+            # rated matches, best first (a LIMIT over a range of this index).
+            models.Index(
+                fields=["game_key", "-display", "user"],
+                name="rating_provisional",
+                include=["last_played_at"],
+                condition=Q(rated_matches__gte=1, rated_matches__lt=PROVISIONAL_MATCHES),
             ),
         ]
 

@@ -32,3 +32,16 @@ def _game_title(game_key: str) -> str:
         return str(registry.get(game_key).title)
     except KeyError:
         return game_key
+
+
+def new_rating_why() -> str:
+    """Why a provisional rating moves so much (a first win +69, a first loss
+    -37): shown with the change of one of a player's first rated matches."""
+    return str(
+        _(
+            "Your rating is new (provisional until 5 rated matches), so it moves a lot:"
+            " the site is still unsure of your skill. The number shown is your skill less"
+            " three times that uncertainty, and the uncertainty shrinks with every match,"
+            " so for now a win gains more than a loss costs."
+        )
+    )

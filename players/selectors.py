@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Subquery, When
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -22,6 +23,9 @@ from players.models import PROVISIONAL_MATCHES, Rating, RatingChange
 MATCHES_PER_PAGE = 20
 LEADERBOARD_PAGE = 50
 ACTIVE_DAYS = 180
+# The leaders each game's lobby tile shows, and the /leaderboards/ page.
+LEADERS_ON_TILE = 3
+LEADERS_ON_INDEX = 5
 
 
 def game_title(key: str) -> str:
@@ -82,6 +86,22 @@ def leaderboard_rows():
     return Rating.objects.filter(rated_matches__gte=PROVISIONAL_MATCHES, last_played_at__gte=since)
 
 
+def provisional_rows():
+    """Ratings short of the provisional mark with at least one rated match,
+    played within the last 180 days: listed below the ranked players, marked."""
+    since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    return Rating.objects.filter(
+        rated_matches__gte=1,
+        rated_matches__lt=PROVISIONAL_MATCHES,
+        last_played_at__gte=since,
+    )
+
+
+def best_first(rows):
+    """The leaderboard's order: the highest rating first, ties by the older account."""
+    return rows.order_by("-display", "user_id")
+
+
 def players_above(rows):
     """How many of ``rows`` stand above the rating of the outer query: those
     rated higher, and those rated the same who come first (by user id, as
@@ -114,13 +134,19 @@ def with_place(ratings):
     )
 
 
-def visible_to(viewer):
-    """Matches ``viewer`` may see: public ones, their own, all for moderators."""
+def visible_to(viewer, through: str = ""):
+    """Matches ``viewer`` may see: public ones, their own, all for moderators.
+
+    ``through`` names the match from another model's rows (``"match"`` for
+    the rating changes): the condition is then on the rows whose match the
+    viewer may see."""
     if viewer is not None and viewer.is_authenticated and roles.is_moderator(viewer):
         return Q()
-    condition = Q(visibility=Visibility.PUBLIC)
+    prefix = f"{through}__" if through else ""
+    condition = Q(**{f"{prefix}visibility": Visibility.PUBLIC})
     if viewer is not None and viewer.is_authenticated:
-        condition |= Q(Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=viewer.pk)))
+        match = OuterRef(f"{through}_id" if through else "pk")
+        condition |= Q(Exists(Seat.objects.filter(match=match, user_id=viewer.pk)))
     return condition
 
 
@@ -144,8 +170,11 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         return None
     ratings = list(with_place(Rating.objects.filter(user=user)).order_by("game_key"))
     places = {r.game_key: r.above + 1 for r in ratings if r.above is not None}
+    # A private match's change (its number, date and rating) only for those
+    # who may see the match: its players and moderators.
     history: dict[str, list[RatingChange]] = {}
-    for change in RatingChange.objects.filter(user=user).order_by("rated_at", "pk"):
+    changes = RatingChange.objects.filter(visible_to(viewer, "match"), user=user)
+    for change in changes.order_by("rated_at", "pk"):
         history.setdefault(change.game_key, []).append(change)
     standings = [
         GameStanding(
@@ -226,12 +255,25 @@ def _line(match: Match, seats: list[Seat], finished: bool = False) -> MatchLine:
 
 @dataclass
 class LeaderRow:
-    place: int
+    place: int | None  # None for a provisional player, who has no place yet
     ref: PlayerRef
     display: int
     rated_matches: int
     wins: int
     is_me: bool
+    provisional: bool = False
+
+
+def _row(rating: Rating, place: int | None, me_id: int | None = None) -> LeaderRow:
+    return LeaderRow(
+        place=place,
+        ref=ref_for_user(rating.user),
+        display=rating.display,
+        rated_matches=rating.rated_matches,
+        wins=rating.wins,
+        is_me=rating.user_id == me_id,
+        provisional=rating.provisional,
+    )
 
 
 @dataclass
@@ -244,13 +286,16 @@ class Leaderboard:
     total: int
     my_row: LeaderRow | None
     my_rating: Rating | None
+    # Below the ranked players, on the last page: the best provisional ones.
+    provisional: list[LeaderRow] = field(default_factory=list)
 
 
 def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
     """One page of a game's leaderboard, and the viewer's own place: three
     queries at most (the count, the page, the viewer's rating with their
-    place and name), each an index range scan over ``rating_leaderboard``;
-    the page with its top bar stays within four."""
+    place and name), each an index range scan over ``rating_leaderboard``,
+    and on the last page a fourth, the best provisional players (a range of
+    ``rating_provisional``); the page with its top bar stays within five."""
     rows = leaderboard_rows().filter(game_key=game_key)
     total = rows.count()
     pages = max(1, -(-total // LEADERBOARD_PAGE))
@@ -263,22 +308,14 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
     page_users = rows.order_by("-display", "user_id").values("user_id")[
         offset : offset + LEADERBOARD_PAGE
     ]
-    chosen = (
-        rows.filter(user_id__in=page_users)
-        .select_related("user__profile")
-        .order_by("-display", "user_id")
-    )
-    shown = [
-        LeaderRow(
-            place=offset + i + 1,
-            ref=ref_for_user(r.user),
-            display=r.display,
-            rated_matches=r.rated_matches,
-            wins=r.wins,
-            is_me=r.user_id == me_id,
-        )
-        for i, r in enumerate(chosen)
-    ]
+    chosen = best_first(rows.filter(user_id__in=page_users).select_related("user__profile"))
+    shown = [_row(r, offset + i + 1, me_id) for i, r in enumerate(chosen)]
+    provisional = []
+    if page == pages:
+        below = best_first(provisional_rows().filter(game_key=game_key))
+        provisional = [
+            _row(r, None, me_id) for r in below.select_related("user__profile")[:LEADERBOARD_PAGE]
+        ]
     my_row = next((row for row in shown if row.is_me), None)
     my_rating = None
     if me_id is not None:
@@ -289,14 +326,7 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
             .first()
         )
         if my_row is None and my_rating is not None and my_rating.above is not None:
-            my_row = LeaderRow(
-                place=my_rating.above + 1,
-                ref=ref_for_user(my_rating.user),
-                display=my_rating.display,
-                rated_matches=my_rating.rated_matches,
-                wins=my_rating.wins,
-                is_me=True,
-            )
+            my_row = _row(my_rating, my_rating.above + 1, me_id)
     return Leaderboard(
         key=game_key,
         title=game_title(game_key),
@@ -306,7 +336,46 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
         total=total,
         my_row=my_row,
         my_rating=my_rating,
+        provisional=provisional,
     )
+
+
+def leaders(game_keys, n: int) -> dict[str, list[LeaderRow]]:
+    """The top ``n`` of each game in ``game_keys``: its best ranked players
+    (with their places), then, while fewer than ``n`` are ranked, its best
+    provisional players, marked. One statement, whatever the number of
+    players or games: the ratings whose ids are among each game's top ``n``
+    ranked and top ``n`` provisional ones, each a LIMIT over a range of its
+    index (``rating_leaderboard``, ``rating_provisional``), joined to the
+    players' names."""
+    keys = list(dict.fromkeys(game_keys))
+    found: dict[str, list[LeaderRow]] = {key: [] for key in keys}
+    if not keys or n < 1:
+        return found
+    tops = []
+    for key in keys:
+        for rows in (leaderboard_rows(), provisional_rows()):
+            tops.append(best_first(rows.filter(game_key=key)).values("pk")[:n])
+    chosen = Rating.objects.filter(pk__in=_union_of(tops)).select_related("user__profile")
+    for rating in sorted(chosen, key=lambda r: (r.provisional, -r.display, r.user_id)):
+        rows = found[rating.game_key]
+        if len(rows) < n:
+            place = None if rating.provisional else len(rows) + 1
+            rows.append(_row(rating, place))
+    return found
+
+
+def _union_of(querysets) -> RawSQL:
+    """One subquery of the ids every sliced ``querysets`` selects (each a
+    ``values("pk")[:n]``). Django refuses a LIMIT inside a UNION on SQLite,
+    so each part (one column) is wrapped in a derived table, as both databases
+    accept."""
+    parts, params = [], []
+    for i, queryset in enumerate(querysets):
+        sql, part_params = queryset.query.get_compiler(using=queryset.db).as_sql()
+        parts.append(f'SELECT * FROM ({sql}) AS "top{i}"')
+        params.extend(part_params)
+    return RawSQL(" UNION ALL ".join(parts), params)
 
 
 def blocked_users(user) -> list:

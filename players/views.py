@@ -57,7 +57,10 @@ def player_block(request, username: str):
 
 @require_GET
 def leaderboards(request):
-    return render(request, "players/leaderboards.html", {"games": registry.all()})
+    games = registry.all()
+    leaders = selectors.leaders([game.key for game in games], selectors.LEADERS_ON_INDEX)
+    boards = [(game, leaders[game.key]) for game in games]
+    return render(request, "players/leaderboards.html", {"boards": boards})
 
 
 @require_GET

@@ -7,10 +7,13 @@ explains the rules in words; the docstrings here say how.
 - ``round_robin_rounds``: two-player tables by the circle (Berger) method,
   tables of N by a greedy schedule that seats together those who met least.
 - ``swiss_pairs``: two-player tables by a maximum-weight matching (networkx)
-  that never repeats a pair where avoidable, keeps scores together, then
-  ratings; the bye goes to the lowest-placed entrant who has not had one.
+  that never pairs a blocked pair (``History.apart``) nor repeats a pair
+  where avoidable, keeps scores together, then ratings; the bye goes to the
+  lowest-placed entrant who has not had one (or, where that keeps a blocked
+  pair apart, one of a blocked pair).
 - ``swiss_tables``: tables of N filled in score order, each newcomer to a
-  table the one who met its players least.
+  table the one who met its players least and is kept apart from none of
+  them where a free entrant allows.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ class History:
     met: Counter = field(default_factory=Counter)  # frozenset({a, b}) -> times at one table
     byes: Counter = field(default_factory=Counter)  # id -> byes had
     firsts: Counter = field(default_factory=Counter)  # id -> times seated first
+    # Pairs kept apart where the pairing allows: one blocked the other.
+    apart: set = field(default_factory=set)  # frozenset({a, b})
 
     def record_table(self, table: list[int]) -> None:
         for i, a in enumerate(table):
@@ -41,6 +46,10 @@ class History:
 
     def meetings(self, a: int, table: Iterable[int]) -> int:
         return sum(self.met[Pair((a, b))] for b in table)
+
+    def conflicts(self, a: int, table: Iterable[int]) -> int:
+        """How many of ``table`` ``a`` must be kept apart from."""
+        return sum(1 for b in table if Pair((a, b)) in self.apart) if self.apart else 0
 
 
 def table_sizes(
@@ -211,28 +220,68 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
     standings (so within a score group the strongest meet the next
     strongest). Only pairs close in the standings (``WINDOWS``) are linked
     at first, which keeps a 128-player round well under a second; repeat
-    pairs enter only in the last, complete try, where they cost most.
+    pairs enter only in the last, complete try, where they cost most. A pair
+    kept apart (``History.apart``: a block) enters only when nothing else
+    pairs everyone, at a cost above any other; with an odd number, the bye
+    then goes to one of those kept apart from someone (fewest byes first,
+    then the one kept apart from most) when that keeps every such pair apart.
     """
     order = standings_order(players)
-    bye = None
-    if len(order) % 2:
-        bye = pick_bye(order, history)
-        order = [s for s in order if s.id != bye.id]
+    if len(order) % 2 == 0:
+        tables, _forced = _swiss_matching(order, history)
+        return tables, None
+    natural = pick_bye(order, history)
+    candidates = [natural]
+    if history.apart:
+        # Then those kept apart from someone: the fewest byes first, and among
+        # them the one kept apart from most (a player many blocked), lowest placed.
+        blocked = Counter(p for pair in history.apart for p in pair)
+        place = {s.id: i for i, s in enumerate(order)}
+        candidates += sorted(
+            (s for s in order if blocked[s.id] and s.id != natural.id),
+            key=lambda s: (history.byes[s.id], -blocked[s.id], -place[s.id]),
+        )[: BYE_TRIES - 1]
+    first = None
+    for bye in candidates:
+        tables, forced = _swiss_matching([s for s in order if s.id != bye.id], history)
+        if first is None:
+            first = (tables, bye.id)
+        if not forced:
+            return tables, bye.id
+    return first
+
+
+#: How many entrants are tried for the bye, at most, to keep a pair apart:
+#: the one in line for it, then those kept apart from someone.
+BYE_TRIES = 4
+#: What pairing a kept-apart pair costs: more than any other pairing weighs.
+APART_COST = 10**12
+
+
+def _swiss_matching(order: list[Standing], history: History) -> tuple[list[list[int]], bool]:
+    """``swiss_pairs`` for an even number: the tables, and whether a pair
+    kept apart had to be paired."""
     place = {s.id: i for i, s in enumerate(order)}
     n = len(order)
-    for window in WINDOWS:
+    tries = [(window, False) for window in WINDOWS]
+    if history.apart:
+        tries.append((None, True))
+    for window, with_apart in tries:
         graph = nx.Graph()
         graph.add_nodes_from(range(n))
         for i in range(n):
             stop = n if window is None else min(n, i + window + 1)
             for j in range(i + 1, stop):
                 a, b = order[i], order[j]
+                apart = Pair((a.id, b.id)) in history.apart
+                if apart and not with_apart:
+                    continue
                 repeats = history.met[Pair((a.id, b.id))]
                 if repeats and window is not None:
                     continue
                 half_points = round(2 * abs(a.points - b.points))
                 weight = 10**9 - repeats * 10**8 - half_points**2 * 10**4 - (j - i) ** 2
-                graph.add_edge(i, j, weight=weight)
+                graph.add_edge(i, j, weight=weight - (APART_COST if apart else 0))
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         if len(matching) * 2 == n:
             break
@@ -242,7 +291,8 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
         for i, j in sorted(matching, key=lambda edge: min(edge))
     ]
     tables.sort(key=lambda t: min(rank[p] for p in t))
-    return tables, None if bye is None else bye.id
+    forced = any(Pair(table) in history.apart for table in tables)
+    return tables, forced
 
 
 def swiss_tables(
@@ -258,7 +308,9 @@ def swiss_tables(
     order, fill the tables top down: each table starts with the highest
     placed free entrant and takes, from the next ``size * 2`` in the
     standings, the one who met its players least (so scores stay together
-    and repeats are avoided where a near neighbour allows)."""
+    and repeats are avoided where a near neighbour allows). A newcomer kept
+    apart from someone already seated (``History.apart``: a block) is taken
+    only when no free entrant, however far down, is kept apart from fewer."""
     order = standings_order(players)
     sizes, n_byes = table_sizes(len(order), size, smallest, allowed)
     byes = []
@@ -273,7 +325,42 @@ def swiss_tables(
         while len(table) < table_size:
             window = free[: size * 2]
             best = min(window, key=lambda p: (history.meetings(p, table), rank[p]))
+            if history.conflicts(best, table):
+                best = min(
+                    free,
+                    key=lambda p: (
+                        history.conflicts(p, table),
+                        p not in window,
+                        history.meetings(p, table),
+                        rank[p],
+                    ),
+                )
             table.append(best)
             free.remove(best)
-        tables.append(seat_order(table, history, rank))
-    return tables, byes
+        tables.append(table)
+    if history.apart:
+        _separate(tables, history, rank)
+    return [seat_order(table, history, rank) for table in tables], byes
+
+
+def _separate(tables: list[list[int]], history: History, rank: dict[int, int]) -> None:
+    """Where a table seats a pair kept apart (the last tables take whoever is
+    left), swap one of the two with someone of another table, the nearest in
+    the standings, when that leaves neither table seating such a pair."""
+    for table in tables:
+        for a, b in [(a, b) for i, a in enumerate(table) for b in table[i + 1 :]]:
+            if Pair((a, b)) not in history.apart or a not in table or b not in table:
+                continue
+            swaps = [
+                (abs(rank[c] - rank[moving]), rank[c], moving, other, c)
+                for moving in (b, a)
+                for other in tables
+                if other is not table
+                for c in other
+                if not history.conflicts(c, [p for p in table if p != moving])
+                and not history.conflicts(moving, [p for p in other if p != c])
+            ]
+            if swaps:
+                _distance, _rank, moving, other, c = min(swaps)
+                table[table.index(moving)] = c
+                other[other.index(c)] = moving

@@ -21,8 +21,9 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import blocked_pairs, is_blocked_by_any
 from core import limits
-from core.errors import Conflict, ServiceError
+from core.errors import Conflict, Forbidden, ServiceError
 from games.dispatch import outbox
 from games.lobby import services as lobby
 from games.models import (
@@ -172,7 +173,13 @@ def lock(tournament_id: int) -> Tournament | None:
 
 
 def join(*, user, tournament: Tournament) -> Entrant:
-    """Enter a tournament open for entry."""
+    """Enter a tournament open for entry.
+
+    Not one whose creator blocked the player, nor a round robin where an
+    entrant did (everyone meets everyone there, so the pairing could not keep
+    them apart); said without saying why, as a match's join is. A Swiss
+    tournament keeps a blocked pair apart in its pairings instead
+    (``pairing.History.apart``)."""
     _check_entries(user)
     limits.check(ENTRY_LIMIT, user.pk, message=_("Too many entries lately; wait an hour."))
     with transaction.atomic():
@@ -183,6 +190,11 @@ def join(*, user, tournament: Tournament) -> Entrant:
             raise Conflict(_("You are already entered."))
         if tournament.entrants.count() >= tournament.max_entrants:
             raise Conflict(_("This tournament is full."))
+        blockers = [tournament.created_by_id]
+        if tournament.format == Format.ROUND_ROBIN:
+            blockers += list(tournament.entrants.values_list("user_id", flat=True))
+        if is_blocked_by_any(user.pk, blockers):
+            raise Forbidden(_("This tournament is not open to you."))
         return Entrant.objects.create(tournament=tournament, user=user)
 
 
@@ -458,6 +470,11 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant]):
         byes = [e.pk for e in _seeding_order(entrants) if e.pk not in seated]
         return tables, byes
     history = _history(tournament)
+    # Pairs where one blocked the other sit apart where the pairing allows.
+    entrant_of = {e.user_id: e.pk for e in entrants}
+    history.apart = {
+        pairing.Pair(entrant_of[uid] for uid in pair) for pair in blocked_pairs(entrant_of)
+    }
     rows = standings([(e.pk, e.rating) for e in entrants], results_of(tournament))
     points = {r.entrant: r.points for r in rows}
     players = [pairing.Standing(e.pk, points.get(e.pk, 0.0), e.rating) for e in entrants]

@@ -1,7 +1,7 @@
 """The board as a picture for email: the seat's own board, drawn by the same
 board template the match page draws, its SVG pieces laid out on one sheet
-and rendered to PNG (resvg). Only the mail worker calls this, never a web
-request.
+and rendered to PNG (resvg). Only the mail worker draws the picture, never a
+web request (the email link's confirmation page draws ``board_html`` alone).
 
 The board template draws a game's board as HTML holding SVG drawings (the
 labyrinth, the grid, the track's fields, the dice, the mats). The picture
@@ -41,11 +41,14 @@ _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _USE = re.compile(r'href="[^"#]*#([\w-]+)"')
 
 
-def board_html(match, seat: int) -> str:
-    """The board exactly as the match page draws it for ``seat``, with no choices."""
+def board_html(match, seat: int, seats: list | None = None) -> str:
+    """The board exactly as the match page draws it for ``seat``, with no
+    choices (``seats``: the match's seats with their players, when read
+    already). Also the board of an email link's confirmation page
+    (``games.correspondence.email_moves``)."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
-    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    seats = sorted(match.seats.all() if seats is None else seats, key=lambda s: s.index)
     names = [s.display_name for s in seats]
     view = presenters.seat_view(game, match.state, seat, names, match.version)
     scene = presenter.scene(view, seat, names, None)

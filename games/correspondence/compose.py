@@ -9,9 +9,7 @@ web request; a kind of news another app registered is worded by that app
 
 from __future__ import annotations
 
-import json
 import logging
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core import signing
@@ -22,10 +20,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import EMAIL_PREFERENCES
-from games.correspondence import board_picture, move_links
+from games.correspondence import board_picture, email_moves
 from games.dispatch import kinds
 from games.dispatch.kinds import absolute
 from games.dispatch.notifications import UNDO_TAG
+from games.lobby import invitations
 from games.models import (
     Match,
     Move,
@@ -88,7 +87,7 @@ def board_picture_of(row: Notification, width: int = board_picture.PICTURE_WIDTH
     here, in the mail worker (``games.correspondence.board_picture``); None when it cannot
     be drawn (the email then goes without it)."""
     seat = next((s for s in row.match.seats.all() if s.user_id == row.user_id), None)
-    if seat is None:
+    if seat is None or seat.sight is None:  # a player who resigned sees no seat's board
         return None
     try:
         return board_picture.board_png(row.match, seat.index, width=width)
@@ -141,7 +140,7 @@ def email_position(row: Notification) -> dict:
         return {}
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     seat = next((s for s in seats if s.user_id == row.user_id), None)
-    if seat is None:
+    if seat is None or seat.sight is None:
         return {}
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
@@ -177,12 +176,10 @@ def email_position(row: Notification) -> dict:
 
 def email_choices(row: Notification) -> list[tuple[str, str]]:
     """The player's first decision as (words, address) pairs, for a "your
-    turn" email still current: a whole move links to its confirmation page
-    (a signed link, ``games.correspondence.move_links``), a first step of a longer move to
-    the match page at that step. Empty when there are more than
-    ``MAX_CHOICES``, or the position moved on since the row was written."""
-    from games.engine import registry
-
+    turn" email still current (``email_moves.choice_links``: a whole move
+    links to its confirmation page, a first step of a longer move to the match
+    page at that step). Empty when there are more than ``MAX_CHOICES``, or
+    the position moved on since the row was written."""
     match = row.match
     if (
         row.kind != NotificationKind.YOUR_TURN
@@ -193,35 +190,14 @@ def email_choices(row: Notification) -> list[tuple[str, str]]:
         or match.state is None
     ):
         return []
-    seat = next((s for s in match.seats.all() if s.user_id == row.user_id), None)
-    game = registry.get(match.game_key)
-    if seat is None or seat.index not in game.current_seats(match.state):
+    seats = list(match.seats.all())
+    seat = next((s for s in seats if s.user_id == row.user_id), None)
+    if seat is None or seat.sight is None:  # a player who resigned has no choices to see
         return []
-    presenter = presenters.get(match.game_key)
-    names = [s.display_name for s in sorted(match.seats.all(), key=lambda s: s.index)]
-    view = presenters.seat_view(game, match.state, seat.index, names, match.version)
-    level = presenters.choice_level(
-        game.legal_actions(match.state, seat.index), view, presenter, []
-    )
-    if not level.choices or len(level.choices) > move_links.MAX_CHOICES:
-        return []
-    detail = reverse("match_detail", args=[match.pk])
-    choices = []
-    for choice in level.choices:
-        if choice.action_json is None:
-            url = f"{detail}?{urlencode({'path': choice.path})}"
-        else:
-            token = move_links.make_token(
-                match_id=match.pk,
-                seat=seat.index,
-                user_id=row.user_id,
-                version=match.version,
-                action=json.loads(choice.action_json),
-                deadline=match.deadline,
-            )
-            url = move_links.url_for(token, match.pk)
-        choices.append((str(choice.label), absolute(url)))
-    return choices
+    return [
+        (label, absolute(url))
+        for label, url in email_moves.choice_links(match, seats, seat.index, row.user_id)
+    ]
 
 
 def email_ref(row: Notification) -> str:
@@ -250,8 +226,10 @@ def make_message(user, subject, text, html, unsubscribe_url, ref) -> EmailMultiA
     return message
 
 
-def message_context(row: Notification) -> dict:
-    """Subject and sentences for one notification, in the active language and zone."""
+def message_context(row: Notification, terms: dict | None = None) -> dict:
+    """Subject and sentences for one notification, in the active language and
+    zone. ``terms``: the invitations' terms read already for a list of rows
+    (``invitations.terms_for``), else read here for an invitation."""
     from games.engine import registry
 
     if kinds.is_news(row.kind):
@@ -289,6 +267,8 @@ def message_context(row: Notification) -> dict:
         change = standing.changes_in(match).get(row.user_id)
         if change is not None:
             lines.append(change.sentence)
+            if change.why:
+                lines.append(change.why)
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
         asker = next((s for s in match.seats.all() if s.index == seat_index), None)
@@ -312,10 +292,22 @@ def message_context(row: Notification) -> dict:
             _("A moderator changed %(game)s #%(id)s. The match log says what was done.") % what
         )
     else:
-        inviter = match.invitations.filter(invited_user=row.user).first()
-        who = inviter.invited_by.profile.name if inviter else match.created_by.username
-        subject = _("%(who)s invites you to %(game)s #%(id)s") % {**what, "who": who}
-        lines.append(_("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who})
+        # An invitation that is more than a seat (a ladder's challenge) says
+        # what it is, by when, what each answer does, and where it is answered.
+        if terms is None:
+            terms = invitations.terms_for(row.user, [match.pk])
+        if invitation_terms := terms.get(match.pk):
+            subject = invitation_terms.subject
+            lines.extend(invitation_terms.lines)
+            url_line = _("Accept or decline on this page: %(url)s")
+            lines.append(url_line % {"url": absolute(invitation_terms.page_url)})
+        else:
+            inviter = match.invitations.filter(invited_user=row.user).first()
+            who = inviter.invited_by.profile.name if inviter else match.created_by.username
+            subject = _("%(who)s invites you to %(game)s #%(id)s") % {**what, "who": who}
+            lines.append(
+                _("%(who)s invites you to play %(game)s (#%(id)s).") % {**what, "who": who}
+            )
     return {"subject": str(subject), "lines": [str(line) for line in lines], "match_url": url}
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from django.db.models import Case, F, Value, When
 
 from accounts.refs import ref_for_seat
+from games.lobby import invitations
 from games.models import (
     Invitation,
     MatchStatus,
     Notification,
+    NotificationKind,
     Seat,
 )
 
@@ -56,14 +58,20 @@ def recent_notifications(user, limit: int = 50) -> list:
         "user__profile"
     ):
         seats_by_match.setdefault(seat.match_id, []).append(seat)
+    terms = invitations.terms_for(
+        user, sorted({row.match_id for row in rows if row.kind == NotificationKind.INVITATION})
+    )
     for row in rows:
+        # An invitation that is more than a seat (a ladder's challenge) says
+        # what it is and answers through its own app.
+        row.terms = terms.get(row.match_id) if row.kind == NotificationKind.INVITATION else None
         # The other players of the match, each linked to their page.
         row.players = [
             ref_for_seat(seat)
             for seat in sorted(seats_by_match.get(row.match_id, []), key=lambda s: s.index)
             if seat.user_id != user.pk
         ]
-        row.text = compose.message_context(row)["subject"]
+        row.text = compose.message_context(row, terms)["subject"]
         row.link = kinds.link_of(row)
         row.can_answer = row.kind == "invitation" and row.match_id in open_invitations
         # A request to take back a move is answered where it is listed, while it waits.

@@ -282,7 +282,7 @@ def replay_page(
     presenter = presenters.get(match.game_key)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     me = access.seat_of(match, user)
-    viewer, eyes_key = _eyes(eyes, match, me.index if me is not None else None)
+    viewer, eyes_key = _eyes(eyes, match, me.sight if me is not None else None)
     context: dict[str, Any] = {
         "match": match,
         "game": game,
@@ -395,7 +395,7 @@ def catch_up(match: Match, user, last_seen, recent: list[Move], log: list) -> Ca
     the position before the first. None for a spectator or when nothing
     happened."""
     me = access.seat_of(match, user)
-    if me is None or match.state is None or not match.version or not recent:
+    if me is None or me.sight is None or match.state is None or not match.version or not recent:
         return None
     own = max(
         (
@@ -436,4 +436,4 @@ def catch_up_changes(
         return frozenset()
     if before is None:
         return frozenset()
-    return changes(match, before, match.state, me.index)
+    return changes(match, before, match.state, me.sight)

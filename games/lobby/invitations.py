@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import is_blocked_by_any
+from accounts.selectors import is_blocked_by_any, not_accepting
 from core import limits
 from core.errors import Conflict, Forbidden, ServiceError
 from games.dispatch import notifications
@@ -20,6 +23,51 @@ from games.models import (
     NotificationKind,
     Seat,
 )
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What an invitation made by an app above the games is, when it is more
+    than a seat offered: a ladder's challenge, with its deadline and what
+    each answer costs. Worded in the active language and zone when the
+    email, the bell or the lobby is drawn.
+
+    ``subject`` names it (the email's subject, the bell's entry), ``lines``
+    say what it is, by when, and what each answer does; Accept and Decline
+    post to ``accept_url`` and ``decline_url`` (the app's own answers, not a
+    plain join or decline) under the labels given; ``page_url`` is the page
+    where it is answered."""
+
+    subject: str
+    lines: tuple[str, ...]
+    accept_url: str
+    decline_url: str
+    accept_label: str
+    decline_label: str
+    page_url: str
+
+
+#: Functions ``(invitee, match_ids) -> {match_id: Terms}`` registered by apps.
+_terms_providers: list[Callable[[object, list[int]], dict[int, Terms]]] = []
+
+
+def register_terms(provider: Callable[[object, list[int]], dict[int, Terms]]) -> None:
+    """Let an app say what its invitations are (called from its ``ready``;
+    registering the same function again is harmless)."""
+    if provider not in _terms_providers:
+        _terms_providers.append(provider)
+
+
+def terms_for(invitee, match_ids) -> dict[int, Terms]:
+    """The terms of the invitations to ``match_ids`` an app registered for
+    ``invitee`` (none for a plain invitation); no query without matches."""
+    match_ids = [pk for pk in match_ids if pk is not None]
+    found: dict[int, Terms] = {}
+    if not match_ids:
+        return found
+    for provider in _terms_providers:
+        found.update(provider(invitee, match_ids))
+    return found
 
 
 def require_open(match: Match) -> None:
@@ -39,24 +87,29 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
         raise ServiceError(_("No player is called “%(name)s”.") % {"name": username})
     if match.seats.filter(user=invitee).exists():
         raise Conflict(_("%(name)s already has a seat.") % {"name": invitee.username})
-    if is_blocked_by_any(user.pk, [invitee.pk]):
-        # Said as for a player who takes invitations only from people they
-        # played with: the blocked player is not told.
-        raise Forbidden(
-            _("%(name)s accepts invitations only from players they have played with.")
-            % {"name": invitee.username}
-        )
+    require_may_invite(user, invitee)
     existing = Invitation.objects.filter(match=match, invited_user=invitee).first()
     if existing is not None:
         return existing
-    if not accepts_invitation(invitee, user):
-        raise Forbidden(
-            _("%(name)s accepts invitations only from players they have played with.")
-            % {"name": invitee.username}
-        )
-    # Each invitation is an email: a few per inviter and per invited player.
+    count_invitation(user, invitee)
+    with transaction.atomic():
+        return send_invitation(match, inviter=user, invitee=invitee)
+
+
+def require_may_invite(inviter, invitee) -> None:
+    """Refuse an invitation ``invitee`` does not take from ``inviter``: they
+    blocked them, or take invitations only from players they have played
+    with. One neutral sentence for both (``accounts.selectors.not_accepting``):
+    the blocked player is not told, and nothing false is said."""
+    if is_blocked_by_any(inviter.pk, [invitee.pk]) or not accepts_invitation(invitee, inviter):
+        raise Forbidden(not_accepting())
+
+
+def count_invitation(inviter, invitee) -> None:
+    """Each invitation is an email: a few an hour per inviter and per invited
+    player (``core.limits``), whatever sends it (an invitation, a rematch)."""
     limits.check(
-        limits.INVITE_SENT, user.pk, message=_("You have sent many invitations; wait an hour.")
+        limits.INVITE_SENT, inviter.pk, message=_("You have sent many invitations; wait an hour.")
     )
     limits.check(
         limits.INVITE_RECEIVED,
@@ -64,8 +117,6 @@ def invite_user(*, user, match: Match, username: str) -> Invitation:
         message=_("%(name)s was invited many times lately; try again later.")
         % {"name": invitee.username},
     )
-    with transaction.atomic():
-        return send_invitation(match, inviter=user, invitee=invitee)
 
 
 def send_invitation(match: Match, *, inviter, invitee) -> Invitation:

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from accounts.refs import PlayerRef, ref_for_seat
 from games.engine import registry
+from games.lobby import invitations
 from games.models import (
     Match,
     MatchStatus,
@@ -79,13 +80,22 @@ class GameTile:
     icon: str  # a game-icons name (games/icons.py)
     players: str
     summary: str
+    # Its best players: ranked ones with their places, then provisional ones.
+    leaders: tuple[standing.Leader, ...] = ()
+
+
+# How many of each game's best players its tile names.
+TILE_LEADERS = 3
 
 
 def game_tiles() -> list[GameTile]:
     """Every registered game for the lobby, in the active language: its icon and
-    one-sentence summary come from its presenter (``ICON``, ``SUMMARY``)."""
+    one-sentence summary come from its presenter (``ICON``, ``SUMMARY``), its
+    best players from the ratings (one query for every game)."""
     tiles = []
-    for entry in registry.registrations():
+    entries = registry.registrations()
+    leaders = standing.leaders([entry.key for entry in entries], TILE_LEADERS)
+    for entry in entries:
         game = entry.rules
         presenter = presenters.get(entry.key)
         if game.min_players == game.max_players:
@@ -104,6 +114,7 @@ def game_tiles() -> list[GameTile]:
                 icon=presenter.ICON,
                 players=players,
                 summary=str(presenter.SUMMARY),
+                leaders=tuple(leaders.get(entry.key, ())),
             )
         )
     return tiles
@@ -175,6 +186,8 @@ def my_invitations(user) -> list[Match]:
         .exclude(seats__user=user)
         .select_related("created_by")
     )
+    terms = invitations.terms_for(user, [match.pk for match in matches])
     for match in matches:
         match.title = registry.get(match.game_key).title
+        match.terms = terms.get(match.pk)
     return matches

@@ -25,7 +25,12 @@ from games.engine import bots, registry
 from games.engine.base import IllegalAction, resolve_options
 from games.engine.replay import OPENING
 from games.engine.rng import seed_hash
-from games.lobby.invitations import require_open, withdraw_invitations
+from games.lobby.invitations import (
+    count_invitation,
+    require_may_invite,
+    require_open,
+    withdraw_invitations,
+)
 from games.models import (
     ActorKind,
     Invitation,
@@ -316,6 +321,12 @@ def rematch(*, user, match: Match) -> Match:
     their old one, bots likewise, and the other players are invited back,
     each to the seat after theirs. A second request returns the rematch
     already made.
+
+    Each invitation is one as ``invitations.invite_user`` sends: refused,
+    and the rematch with it, when a player does not take invitations from
+    the one asking (a block), in the same neutral words; and counted against
+    the invitation limits, so asking, leaving the rematch (which aborts it)
+    and asking again cannot send a stream of emails.
     """
     with transaction.atomic():
         original = lock_match(match)
@@ -328,6 +339,11 @@ def rematch(*, user, match: Match) -> Match:
         existing = original.rematches.exclude(status=MatchStatus.ABORTED).order_by("-pk").first()
         if existing is not None:
             return existing
+        invited = [s.user for s in seats if not s.is_bot and s.user_id not in (None, user.pk)]
+        for invitee in invited:
+            require_may_invite(user, invitee)
+        for invitee in invited:
+            count_invitation(user, invitee)
         new = create_match(
             user=user,
             game_key=original.game_key,

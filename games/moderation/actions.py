@@ -74,6 +74,7 @@ def _locked_active(match: Match) -> Match:
 
 def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = services.lock_match(match)
@@ -84,7 +85,7 @@ def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
         _log_entry(match, moderator, "abort")
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
-        match.deadline = match.wake_at = match.waiting_on = None
+        match.deadline = match.wake_at = match.waiting_on = match.bots_due_at = None
         match.save()
         signals.match_ended.send(sender=Match, match=match, seats=seats)
         _notify_players(match, seats)
@@ -93,6 +94,7 @@ def abort_match(moderator, match: Match, reason: str) -> ModerationAction:
 
 def extend_deadline(moderator, match: Match, hours: int, reason: str) -> ModerationAction:
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     if not 1 <= hours <= 24 * 30:
         raise ServiceError(_("Extend by 1 hour to 30 days."))
@@ -115,6 +117,7 @@ def extend_deadline(moderator, match: Match, hours: int, reason: str) -> Moderat
 def force_timeout(moderator, match: Match, reason: str) -> ModerationAction:
     """Apply the match's timeout policy to the seat to move, now."""
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = _locked_active(match)
@@ -139,6 +142,7 @@ def force_timeout(moderator, match: Match, reason: str) -> ModerationAction:
 
 def replace_with_bot(moderator, match: Match, seat_index: int, reason: str) -> ModerationAction:
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = _locked_active(match)
@@ -167,6 +171,7 @@ def replace_with_bot(moderator, match: Match, seat_index: int, reason: str) -> M
 def reinstate(moderator, match: Match, seat_index: int, reason: str) -> ModerationAction:
     """Give a seat the bot took over (strikes, or a moderator) back to its player."""
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = _locked_active(match)
@@ -200,6 +205,7 @@ def reinstate(moderator, match: Match, seat_index: int, reason: str) -> Moderati
 def adjudicate(moderator, match: Match, ranks: list[int], reason: str) -> ModerationAction:
     """End an unfinished match with the ranks a moderator decides (1 = winner)."""
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = _locked_active(match)
@@ -237,6 +243,7 @@ def correct_result(moderator, match: Match, ranks: list[int], reason: str) -> Mo
     later). The match stays finished; every rating it affected is rebuilt
     from this match on (``games.signals.result_corrected``), in this transaction."""
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = services.lock_match(match)
@@ -282,11 +289,13 @@ def undo_moves(moderator, match: Match, count: int, reason: str) -> ModerationAc
     is refused with that reason; a moderator who must change such a result
     records it in the audit and adjudicates a new match instead.
 
-    Nor are moves taken back that revealed something (``_revealed``): the
-    position is rebuilt from the same seed, so a die rolled, a card or tile
-    drawn would come again exactly as the players already saw it.
+    Nor are moves taken back that revealed something to anyone (``_revealed``):
+    the position is rebuilt from the same seed, so a die rolled, a card or
+    tile drawn would come again exactly as the players already saw it, and a
+    card played from a hand would go back to a hand the others now know.
     """
     audit.require(moderator, "games.moderate_match")
+    audit.refuse_own_match(moderator, match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         match = services.lock_match(match)
@@ -332,27 +341,33 @@ PERTURBATIONS = 3
 
 
 def _revealed(game, match: Match, state, undone) -> bool:
-    """Whether the moves ``undone``, played from ``state``, revealed what
-    their mover could not know: the random generator moved (a roll, a
-    shuffle), a secret was told to someone (a private event), or the same
-    action on the position with everything its mover cannot see shuffled
-    (``perturb_secrets``) tells of other things (a card or tile taken from a
-    deck shuffled at the start)."""
+    """Whether the moves ``undone``, played from ``state``, showed anyone (any
+    seat, or a spectator) something they could not see before, so that taken
+    back it would stay known: the random generator moved (a roll, a shuffle),
+    a secret was told to someone (a private event), or, for some viewer, the
+    same action on the position with everything that viewer cannot see
+    changed (``perturb_secrets``) is refused or tells of other things. That
+    covers a card or tile taken from a deck shuffled at the start (the mover
+    did not know it) and a card played from the mover's own hand, which the
+    others saw (a Drako defence: taken back, it would return to a hand the
+    attacker now knows)."""
     if state.get("rng") != match.state.get("rng"):
         return True
     rng = Rng.from_seed(f"{match.seed}:moderator-undo:{match.version}")
+    viewers = [None, *range(match.n_seats)]
     for seat, action in undone:
         after, events = game.apply(copy.deepcopy(state), seat, action)
         if any(event.get("private_to") is not None for event in events):
             return True
-        for _attempt in range(PERTURBATIONS):
-            other = game.perturb_secrets(copy.deepcopy(state), seat, rng)
-            try:
-                _state, other_events = game.apply(other, seat, action)
-            except IllegalAction:
-                return True
-            if other_events != events:
-                return True
+        for viewer in viewers:
+            for _attempt in range(PERTURBATIONS):
+                other = game.perturb_secrets(copy.deepcopy(state), viewer, rng)
+                try:
+                    _state, other_events = game.apply(other, seat, action)
+                except IllegalAction:
+                    return True
+                if other_events != events:
+                    return True
         state = after
     return False
 
@@ -369,6 +384,7 @@ def _seat(seats, index: int):
 
 def hide_message(moderator, message: ChatMessage, reason: str) -> ModerationAction:
     audit.require(moderator, "games.moderate_chat")
+    audit.refuse_own_match(moderator, message.match)
     reason = audit.reason_of(reason)
     with transaction.atomic():
         if message.hidden_at is not None:
@@ -390,6 +406,9 @@ def hide_message(moderator, message: ChatMessage, reason: str) -> ModerationActi
 
 def resolve_report(moderator, report: Report, resolution: str) -> ModerationAction:
     audit.require(moderator, "games.resolve_report")
+    audit.refuse_own_match(moderator, report.match)
+    if moderator.pk in (report.reporter_id, report.reported_user_id):
+        raise Forbidden(_("This report is about you, so another moderator resolves it."))
     resolution = audit.reason_of(resolution)
     with transaction.atomic():
         if report.resolved_at is not None:

@@ -11,7 +11,7 @@ import json
 from datetime import timedelta
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.db.models import Count, Q
@@ -35,6 +35,7 @@ from games.models import (
     Report,
 )
 from games.moderation import actions as moderation
+from games.moderation import audit
 from games.moderation.desk import ModerationForm, ReadOnlyAdmin, moderation_page
 from games.play import clock
 
@@ -251,6 +252,10 @@ class MatchAdmin(ReadOnlyAdmin):
         if op not in MATCH_OPERATIONS or not request.user.has_perm("games.moderate_match"):
             raise PermissionDenied
         match = get_object_or_404(Match, pk=object_id)
+        if audit.plays_in(request.user, match):
+            # Their own match: another moderator moderates it (the services refuse too).
+            messages.error(request, audit.own_match_refusal())
+            return redirect(reverse("admin:games_match_change", args=[match.pk]))
         title, description, form_class, execute = MATCH_OPERATIONS[op]
         return moderation_page(
             request,
@@ -262,6 +267,21 @@ class MatchAdmin(ReadOnlyAdmin):
             done_url=reverse("admin:games_match_change", args=[match.pk]),
         )
 
+    #: What a moderator who plays the match is not shown of it: its seed and raw
+    #: state (every seat's hand, the decks' order), here and in the desk below.
+    SECRET_FIELDS = ("seed", "state")
+
+    def _shown(self, request, obj, fields):
+        if obj is not None and audit.plays_in(request.user, obj):
+            return [name for name in fields if name not in self.SECRET_FIELDS]
+        return list(fields)
+
+    def get_fields(self, request, obj=None):
+        return self._shown(request, obj, super().get_fields(request, obj))
+
+    def get_readonly_fields(self, request, obj=None):
+        return self._shown(request, obj, super().get_readonly_fields(request, obj))
+
     def change_view(self, request, object_id, form_url="", extra_context=None):
         # The address takes any text ("²", 30 digits): not a row's id, not found.
         pk = whole_number(object_id)
@@ -272,7 +292,10 @@ class MatchAdmin(ReadOnlyAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def desk_context(self, request, match: Match) -> dict:
-        """Everything a moderator needs on one page, unredacted."""
+        """Everything a moderator needs on one page, unredacted; for a moderator
+        who holds a seat in the match, what its players see: no raw state, no
+        seed, no move log with its private lines, and no action (their own
+        matches are moderated by another moderator)."""
         game = registry.get(match.game_key)
         seats = list(match.seats.select_related("user__profile").order_by("index"))
         now = timezone.now()
@@ -281,7 +304,23 @@ class MatchAdmin(ReadOnlyAdmin):
             if match.state is not None
             else None
         )
+        if audit.plays_in(request.user, match):
+            return {
+                "desk_own": audit.own_match_refusal(),
+                "desk_seats": seats,
+                "desk_waiting_seat": waiting_seat,
+                "desk_time_left": clock.time_left(match, waiting_seat, now)
+                if waiting_seat
+                else None,
+                "desk_chat": match.chat.select_related("user", "hidden_by"),
+                "desk_reports": match.reports.select_related(
+                    "reporter", "reported_user", "message"
+                ),
+                "desk_actions": match.moderation.select_related("moderator", "user"),
+                "desk_operations": [],
+            }
         return {
+            "desk_own": "",
             "desk_seats": seats,
             "desk_waiting_seat": waiting_seat,
             "desk_time_left": clock.time_left(match, waiting_seat, now) if waiting_seat else None,
@@ -450,6 +489,11 @@ class InvitationAdmin(ReadOnlyAdmin):
 class MoveAdmin(ReadOnlyAdmin):
     list_display = ["match", "seq", "seat", "actor_kind", "actor", "created_at"]
     list_filter = ["actor_kind"]
+
+    def get_queryset(self, request):
+        """Not the moves of a match the moderator plays: their events hold the
+        other seats' private lines (``MatchAdmin.SECRET_FIELDS``)."""
+        return super().get_queryset(request).exclude(match__seats__user=request.user)
 
 
 @admin.register(Notification)

@@ -15,7 +15,7 @@ from django.db import models
 from django.utils.translation import gettext as _
 
 from core.errors import Forbidden, ServiceError
-from games.models import ModerationAction
+from games.models import ModerationAction, Seat
 
 #: The fewest characters a reason may have, once stripped: a few words, so
 #: the audit tells why, not only that.
@@ -47,6 +47,25 @@ def require(moderator, permission: str) -> None:
         and moderator.has_perm(permission)
     ):
         raise Forbidden(_("You may not do that."))
+
+
+def plays_in(user, match) -> bool:
+    """Whether ``user`` holds a seat in ``match`` (now or once: a seat they
+    resigned or lost to a bot is still theirs)."""
+    if match is None or user is None or user.pk is None:
+        return False
+    return Seat.objects.filter(match=match, user=user).exists()
+
+
+def own_match_refusal() -> str:
+    return _("You play in this match, so another moderator moderates it.")
+
+
+def refuse_own_match(moderator, match) -> None:
+    """A moderator's own matches are moderated by another moderator: no action
+    on a match they hold a seat in, in play or over."""
+    if plays_in(moderator, match):
+        raise Forbidden(own_match_refusal())
 
 
 def reason_of(reason: str) -> str:

@@ -165,7 +165,7 @@ def _scene(
     ``kept_boards=False``: the answer to the move that made this version, whose
     board no one can have drawn yet; it is neither looked up nor kept (the key
     digests the whole state), and a later look at the version keeps it."""
-    viewer = me.index if me is not None else None
+    viewer = me.sight if me is not None else None
     context: dict[str, Any] = {"board_template": presenter.BOARD_TEMPLATE, "choices": None}
     choosing = my_turn and me.status == "playing"
     if not choosing and kept_boards:
@@ -259,6 +259,8 @@ def match_panel(
     seats = list(match.seats.all())
     me = seat_of(match, user)
     viewer = me.index if me is not None else None
+    # The seat whose secrets this viewer sees: none once they resigned (``Seat.sight``).
+    sight = me.sight if me is not None else None
     names = [seat.display_name for seat in sorted(seats, key=lambda s: s.index)]
     context: dict[str, Any] = {
         "match": match,
@@ -305,7 +307,7 @@ def match_panel(
         )
         for seat in seats
     ]
-    context["my_turn"] = viewer is not None and viewer in to_move and not match.is_over
+    context["my_turn"] = sight is not None and sight in to_move and not match.is_over
     if match.is_over and match.result:
         context["final"] = final_banner(match, seats, names, presenter, viewer)
         context["rematch"] = (
@@ -322,7 +324,7 @@ def match_panel(
         recent = match_rows.recent_moves(match.pk, LOG_TAIL)
         context["log_truncated"] = match.version > len(recent)
     log_names = [seat.player_name for seat in sorted(seats, key=lambda s: s.index)]
-    context["log"] = log_lines(match, log_names, viewer, recent, new=bool(new_moves))
+    context["log"] = log_lines(match, log_names, sight, recent, new=bool(new_moves))
     context["log_rows"] = recent
     # What to mark on the board (the match page's catch-up) is known from the
     # log, so the scene is built once, after it, with the marks or without.

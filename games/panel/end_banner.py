@@ -36,6 +36,7 @@ class FinalBanner:
     columns: list[str]
     rows: list[FinalRow]
     my_rating: str = ""
+    my_rating_why: str = ""  # why a provisional rating moved so much
 
 
 def final_banner(
@@ -87,6 +88,7 @@ def final_banner(
         columns,
         rows,
         my_rating=mine.sentence if mine else "",
+        my_rating_why=mine.why if mine else "",
     )
 
 

@@ -37,6 +37,16 @@ def local_moment(value: datetime | None, fmt: str = "DATETIME_FORMAT") -> str:
     return text
 
 
+_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
+
+
+def one_full_stop(text: str) -> str:
+    """A sentence whose moment ends with a full stop of its own (English
+    writes "6 p.m.") ends with that one: "... before 6 p.m.." reads "... before
+    6 p.m.". An ellipsis stays."""
+    return _DOUBLE_STOP.sub(".", str(text))
+
+
 def duration(value) -> str:
     """A timedelta as a short human length: "2 d 5 h", "3 h 10 min", "0 min"."""
     if not isinstance(value, timedelta):

@@ -71,7 +71,6 @@ from django.template.defaultfilters import add
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html
-from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import get_language, gettext, gettext_noop
@@ -112,12 +111,8 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
     match = context["match"]
     urls = context.get("urls") or MatchUrls.of(match.pk)
     token = context.get("token")
-    query = {"path": choice.path}
-    if token:
-        query["token"] = token
-    encoded = urlencode(query)
     attrs = {
-        "href": f"{urls.detail}?{encoded}",
+        "href": urls.detail_at(choice.path, token),
         "data-path": choice.path,
         "hx-target": "#match-panel",
         "hx-swap": "outerHTML",
@@ -127,7 +122,7 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
         attrs["hx-post"] = urls.act
         attrs["hx-vals"] = json.dumps({"action": choice.action_json, "version": match.version})
     else:
-        attrs["hx-get"] = f"{urls.panel}?{encoded}"
+        attrs["hx-get"] = urls.panel_at(choice.path, token)
         # The address keeps the half-chosen move, so a reload comes back to it.
         attrs["hx-push-url"] = attrs["href"]
     classes = ["board-choice"]

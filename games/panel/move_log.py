@@ -159,7 +159,7 @@ def full_log(match: Match, user) -> list[LogLine]:
     me = seat_of(match, user)
     names = [seat.player_name for seat in sorted(match.seats.all(), key=lambda s: s.index)]
     moves = Move.objects.filter(match=match).order_by("seq")
-    return log_lines(match, names, me.index if me else None, moves)
+    return log_lines(match, names, me.sight if me else None, moves)
 
 
 def public_log(match: Match) -> dict[str, Any]:

@@ -74,6 +74,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -267,6 +268,26 @@ class MatchUrls:
             act=reverse("match_act", args=[pk]),
             panel=reverse("match_panel", args=[pk]),
         )
+
+    def detail_at(self, path: str, token: str | None = None) -> str:
+        """The match page with ``path`` half chosen: every choice link of every
+        game is built here, so a path holding ``#``, ``&`` or a space (Seven
+        Dragons' card ids) reaches the server whole instead of being cut off
+        as a fragment or split into parameters."""
+        return f"{self.detail}?{choice_query(path, token)}"
+
+    def panel_at(self, path: str, token: str | None = None) -> str:
+        """The panel fragment with ``path`` half chosen (the htmx twin of
+        ``detail_at``)."""
+        return f"{self.panel}?{choice_query(path, token)}"
+
+
+def choice_query(path: str, token: str | None = None) -> str:
+    """The query string of a half-chosen move, percent-encoded."""
+    query = {"path": path}
+    if token:
+        query["token"] = token
+    return urlencode(query)
 
 
 @dataclass

@@ -17,6 +17,13 @@ PLAY_BOT_LEVELS = [
     ("strong", _("strong bot")),
 ]
 
+#: What each level is, in a player's words, where a player picks one.
+BOT_LEVEL_ABOUT = {
+    "random": _("easiest, plays any legal move"),
+    "heuristic": _("plays the best-looking move of each turn"),
+    "strong": _("hardest, thinks ahead before each move"),
+}
+
 
 def bot_seats_to_act(match, game, seats=None) -> list:
     """The bot-played seats the rules are waiting on now."""

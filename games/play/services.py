@@ -298,6 +298,8 @@ def finish_match(match: Match, seats: list[Seat], ranks, scores, result: dict) -
     match.deadline = None
     match.wake_at = None
     match.waiting_on = None
+    # No bot is due on a finished match, whoever's move ended it.
+    match.bots_due_at = None
     match.finished_at = timezone.now()
     match.result = result
     for seat in seats:

@@ -15,6 +15,8 @@ from typing import Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 
+from accounts.refs import PlayerRef
+
 
 @dataclass(frozen=True)
 class RatingWords:
@@ -22,6 +24,19 @@ class RatingWords:
 
     short: str  # "1,538 (+26)", beside a name
     sentence: str  # "Your Nogi rating: 1,512 → 1,538 (+26)"
+    # Why the change is large, for one of the player's first rated matches of
+    # the game (a provisional rating); empty otherwise.
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One of a game's best players, as its lobby tile names them."""
+
+    ref: PlayerRef
+    display: int
+    place: int | None  # None for a provisional player, who has no place yet
+    provisional: bool
 
 
 class Standing(Protocol):
@@ -33,6 +48,9 @@ class Standing(Protocol):
 
     def changes_in(self, match) -> dict[int, RatingWords]:
         """{user id: words} of a finished rated match's changes, in one query."""
+
+    def leaders(self, game_keys: Iterable[str], n: int) -> dict[str, list[Leader]]:
+        """{game key: its best ranked players, then provisional ones} in one query."""
 
 
 _standing: Standing | None = None
@@ -62,3 +80,8 @@ def ratings_of(wanted: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
 def changes_in(match) -> dict[int, RatingWords]:
     """What ``match`` changed of its players' ratings (none unless it is rated)."""
     return _lent().changes_in(match) if match.rated else {}
+
+
+def leaders(game_keys: Iterable[str], n: int) -> dict[str, list[Leader]]:
+    """The top ``n`` of each game: ranked players first, then provisional ones."""
+    return _lent().leaders(game_keys, n)

@@ -1,6 +1,7 @@
 """Forms validate the shape of what the browser sends; the rules judge the rest."""
 
 import json
+from dataclasses import dataclass
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -16,7 +17,7 @@ from games.models import (
     TimeoutPolicy,
     Visibility,
 )
-from games.play.bots import PLAY_BOT_LEVELS
+from games.play.bots import BOT_LEVEL_ABOUT, PLAY_BOT_LEVELS
 
 MAX_ACTION_BYTES = 4096
 
@@ -162,10 +163,32 @@ class CreateMatchForm(forms.Form):
         return chosen
 
 
+@dataclass(frozen=True)
+class BotLevelChoice:
+    """One level as the form offers it: its name, what it is, whether chosen."""
+
+    value: str
+    label: str
+    about: str
+    checked: bool
+
+
 class PlayBotForm(forms.Form):
-    """One click from the lobby or a How to play page: a match against a bot."""
+    """One click from the lobby or a How to play page: a match against a bot.
+
+    The levels are drawn as radio buttons, each with what it is, the chosen
+    one (the heuristic bot unless the player picked another) checked."""
 
     level = forms.ChoiceField(choices=PLAY_BOT_LEVELS, initial="heuristic")
+
+    def levels(self) -> list[BotLevelChoice]:
+        chosen = self["level"].value()
+        if chosen not in BOT_LEVEL_ABOUT:  # a refused post shows the default again
+            chosen = self.fields["level"].initial
+        return [
+            BotLevelChoice(value, str(label), str(BOT_LEVEL_ABOUT[value]), value == chosen)
+            for value, label in PLAY_BOT_LEVELS
+        ]
 
 
 class FillBotsForm(forms.Form):

@@ -396,6 +396,7 @@ def email_move(request, pk: int, token: str):
             context["error"] = error.message
             return render(request, "games/email_move.html", context, status=error.status)
         context["done"] = True
+        context["next"] = email_moves.after(pk, token)
     return render(request, "games/email_move.html", context)
 
 

@@ -276,3 +276,60 @@ def test_the_docs_state_the_email_link_limit_as_it_is_counted():
         assert sentence in " ".join((docs / name).read_text().split()), name
     line = next(ln for ln in inspect.getsource(limits).splitlines() if ln.startswith("EMAIL_MOVE"))
     assert "per player" in line and "address" not in line
+
+
+def _link_for(match, user, action) -> str:
+    seat = match.seats.get(user=user).index
+    token = move_links.make_token(
+        match_id=match.pk,
+        seat=seat,
+        user_id=user.pk,
+        version=match.version,
+        action=action,
+        deadline=match.deadline,
+    )
+    return move_links.url_for(token, match.pk)
+
+
+def test_the_confirmation_page_shows_the_game_the_opponent_and_the_board(alice, bob):
+    match = nogi_match(alice, bob)
+    choices = compose.email_choices(your_turn_row(match, alice))
+    url = path_of(next(u for _l, u in choices if "/by-email/" in u))
+    page = Client().get(url).content.decode()
+    assert f"Nogi za pas! #{match.pk}</a>" in page
+    assert 'href="/players/bob/"' in page  # the opponent, linked
+    board = page.split('id="email-move-board"', 1)[1]
+    assert "<svg" in board  # the seat's board, as the match page draws it
+
+    done = Client().post(url).content.decode()
+    assert 'id="email-move-done"' in done
+    after = done.split('id="email-move-next"', 1)[1]
+    assert "Waiting for" in after and "bob" in after.split("</div>", 1)[0]
+    assert 'id="email-move-board"' in done  # the board after the move
+
+
+def test_after_a_move_that_leaves_the_turn_going_on_the_page_offers_the_next_choices(alice, bob):
+    """Drako's second action: the page says the turn goes on and lists the
+    next choices as signed links, each with its own confirmation page."""
+    from games.engine import registry
+    from games.play import services
+
+    match = lobby.create_match(user=alice, game_key="drako", n_seats=2)
+    lobby.join_match(user=bob, match=match)
+    match.refresh_from_db()
+    game = registry.get("drako")
+    first = game.current_seats(match.state)[0]
+    opener = match.seats.get(index=first).user
+    services.submit_action(match, opener, game.legal_actions(match.state, first)[0], match.version)
+    match.refresh_from_db()
+    (seat,) = game.current_seats(match.state)
+    player = match.seats.get(index=seat).user
+    assert {"type": "draw"} in game.legal_actions(match.state, seat)
+    done = Client().post(_link_for(match, player, {"type": "draw"})).content.decode()
+    after = done.split('id="email-move-next"', 1)[1].split("</div>", 1)[0]
+    assert "It is still your turn." in after
+    links = re.findall(r'href="([^"]+)"', after)
+    assert links and all(f"/m/{match.pk}/" in link for link in links)
+    follow = next(link for link in links if "/by-email/" in link)
+    page = Client().get(unescape(follow)).content.decode()
+    assert 'id="email-move-confirm"' in page

@@ -62,3 +62,27 @@ def test_join_challenge_and_accept_on_a_phone(live_server, window):
     expect(alices.page.locator("#ladder-places")).to_contain_text("place 9 of 10")
     _fits(alices.page)
     alices.assert_clean()
+
+
+def test_a_challenge_in_the_lobby_says_what_it_is_and_declining_gives_up_the_place(
+    live_server, window
+):
+    alice = make_player("alice")
+    bob = make_player("bob")
+    services.join(alice, "drako")
+    services.join(bob, "drako")
+    challenge = services.challenge(bob, "drako", "alice")
+
+    alices = window("alice")
+    log_in(alices.page, live_server.url, "alice")
+    alices.page.goto(live_server.url + "/")
+    row = alices.page.locator(f"#invitation-{challenge.match_id}")
+    expect(row).to_contain_text("bob challenges you on the Drako: Dragon & Dwarves ladder")
+    expect(row).to_contain_text("answer by")
+    expect(row).to_contain_text("bob takes your place at once")
+    expect(row.get_by_role("button", name="Accept the challenge")).to_be_visible()
+    row.get_by_role("button", name="Decline (lose your place)").click()
+    expect(alices.page).to_have_url(re.compile(r"/ladders/drako/$"))
+    expect(alices.page.locator("#my-place")).to_contain_text("2")
+    assert Challenge.objects.get().outcome == "declined"
+    alices.assert_clean()

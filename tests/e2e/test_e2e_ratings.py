@@ -1,6 +1,6 @@
 """End-to-end: two players finish a rated match, see their new ratings on
-the end banner, follow each other's name to the player page and see the
-rating chart there."""
+the end banner with why a new rating moves so much, follow each other's
+name to the player page and see the rating chart there."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def test_a_rated_match_ends_with_new_ratings_and_linked_player_pages(live_server
     bobs.page.locator("#resign-button").click()
     expect(bobs.page.locator("#final")).to_be_visible()
     expect(bobs.page.locator("#my-rating-change")).to_have_text(CHANGE)
+    # A first rated match moves a rating a lot; the banner says why.
+    expect(bobs.page.locator("#my-rating-why")).to_contain_text("provisional until 5 rated matches")
 
     alices = window("alice")
     log_in(alices.page, live_server.url, "alice")

@@ -13,10 +13,12 @@
    (1,000,000) finished seats of two-player rated matches, each with its
    RatingChange. Then VACUUM ANALYZE.
 3. Prints the EXPLAIN (ANALYZE, BUFFERS) plan of every query of a
-   leaderboard page (the first page, a deep page, and the first page seen
-   by a player ranked in the middle, whose place is counted) and says
-   whether each query on the ratings is an index scan on
-   ``rating_leaderboard`` (the order) or ``rating_active`` (the count);
+   leaderboard page (the first page, a deep page, the last page with the
+   provisional players, and the first page seen by a player ranked in the
+   middle, whose place is counted) and of the leaders every game's lobby
+   tile names, and says whether each query on the ratings is an index scan
+   on ``rating_leaderboard`` (the order), ``rating_active`` (the count) or
+   ``rating_provisional`` (the provisional players);
    then the plans of a player page's queries. Exits 1 if one is not.
 4. Times a one-query baseline (SELECT 1), the leaderboard's and the player
    page's selectors, and the whole pages through Django's test client
@@ -45,8 +47,9 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/smoki_leaderboard"
 PLAYERS = int(os.environ.get("LB_PLAYERS", "100000"))
 SEATS = int(os.environ.get("LB_SEATS", "1000000"))
 RUNS = int(os.environ.get("LB_RUNS", "30"))
-# The leaderboard's indexes: its order, and its count of active players.
-INDEXES = ("rating_leaderboard", "rating_active")
+# The leaderboard's indexes: its order, its count of active players, and the
+# provisional players listed below the ranked ones.
+INDEXES = ("rating_leaderboard", "rating_active", "rating_provisional")
 
 
 def main() -> int:
@@ -297,13 +300,25 @@ def explain_leaderboard(viewer) -> bool:
     from players import selectors
 
     ok = True
-    for label, page, who in (
-        ("first page, anonymous", 1, None),
-        ("page 1,000, anonymous", 1000, None),
-        (f"first page, seen by {viewer.username} (ranked in the middle)", 1, viewer),
+    keys = ["drakon", "nogi"]
+    for label, call in (
+        ("first page, anonymous", lambda: selectors.leaderboard("nogi", 1, None)),
+        ("page 1,000, anonymous", lambda: selectors.leaderboard("nogi", 1000, None)),
+        (
+            "last page, anonymous (with the provisional players)",
+            lambda: selectors.leaderboard("nogi", 10**6, None),
+        ),
+        (
+            f"first page, seen by {viewer.username} (ranked in the middle)",
+            lambda: selectors.leaderboard("nogi", 1, viewer),
+        ),
+        (
+            "the leaders of every game (the lobby's tiles, /leaderboards/)",
+            lambda: selectors.leaders(keys, selectors.LEADERS_ON_INDEX),
+        ),
     ):
         print(f"\n== Leaderboard of Nogi: {label}")
-        for sql, params in _captured(lambda p=page, w=who: selectors.leaderboard("nogi", p, w)):
+        for sql, params in _captured(call):
             plan = _plan(sql, params)
             print(f"-- {sql[:150]}…" if len(sql) > 150 else f"-- {sql}")
             print(plan)
@@ -379,6 +394,10 @@ def time_pages(viewer, player) -> None:
         (
             "leaderboard selector, page 1, viewer's place",
             _median_ms(lambda: selectors.leaderboard("nogi", 1, viewer)),
+        ),
+        (
+            "leaders of every game (lobby tiles)",
+            _median_ms(lambda: selectors.leaders(["drakon", "nogi"], selectors.LEADERS_ON_TILE)),
         ),
         ("leaderboard page 1, anonymous", _median_ms(page(anonymous, "/leaderboards/nogi/"))),
         ("leaderboard page 1, signed in", _median_ms(page(signed_in, "/leaderboards/nogi/"))),

@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from core import errors
 from games.engine.replay import replay
@@ -106,9 +107,12 @@ def test_a_reason_is_required(started_match, moderator):
 
 
 def test_abort(started_match, moderator):
+    # A bot was due (a seat left to it): the aborted match no longer says so.
+    Match.objects.filter(pk=started_match.pk).update(bots_due_at=timezone.now())
     moderation.abort_match(moderator, started_match, REASON)
     started_match.refresh_from_db()
     assert started_match.status == MatchStatus.ABORTED and started_match.deadline is None
+    assert started_match.bots_due_at is None
     assert audit("abort").version_after == started_match.version == 1
 
 

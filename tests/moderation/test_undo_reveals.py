@@ -95,3 +95,30 @@ def test_a_move_that_revealed_nothing_can_still_be_undone(make_user, moderator):
         pytest.fail(f"refused a move that revealed nothing: {last.action} {last.events}")
     match.refresh_from_db()
     assert match.version == version + 1 and match.state == state_before
+
+
+def test_a_drako_defence_the_attacker_saw_is_not_undone(make_user, moderator):
+    """A defence card played from the hand: its player knew it, but the other side
+    saw it when it was played. Taken back, the card would go back to a hand the
+    other side now knows, so the undo is refused, though nothing was rolled or
+    drawn and no private line was written."""
+    game, match, users = start("drako", make_user)
+    for step in range(400):
+        match.refresh_from_db()
+        seat = game.current_seats(match.state)[0]
+        legal = game.legal_actions(match.state, seat)
+        defences = [action for action in legal if action.get("type") == "defend"]
+        action = defences[0] if defences else legal[step % len(legal)]
+        before = match.state.get("rng")
+        services.submit_action(match, users[seat], action, match.version)
+        match.refresh_from_db()
+        last = match.moves.order_by("-seq").first()
+        if defences and match.state.get("rng") == before and not revealing(match, last):
+            break
+    else:
+        pytest.fail("no defence came")
+    assert last.action["type"] == "defend"
+    before = snapshot(match)
+    with pytest.raises(errors.Conflict, match="revealed a roll, a draw or a secret"):
+        moderation.undo_moves(moderator, match, 1, REASON)
+    assert snapshot(match) == before

@@ -261,6 +261,28 @@ def test_an_all_bot_game_plays_to_the_end(alice, nogi, django_capture_on_commit_
     assert verify_match(match).ok
 
 
+def test_a_bots_move_that_ends_the_match_clears_bots_due_at(alice, nogi):
+    """Alice against a bot: once a bot's move finishes the match, the row no
+    longer says a bot is due (before, ``bots_due_at`` was cleared only while
+    the match was active, so a finished match kept it for ever)."""
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}
+    )
+    lobby.fill_with_bots(user=alice, match=match, level="random")
+    match.refresh_from_db()
+    # Alice's seat too is played by a bot, so a bot's move ends the match.
+    Seat.objects.filter(match=match, index=0).update(is_bot=True, bot_level="random")
+    Match.objects.filter(pk=match.pk).update(bots_due_at=timezone.now())
+    for _turns in range(50):
+        if not Match.objects.filter(pk=match.pk, status=MatchStatus.ACTIVE).exists():
+            break
+        services.play_bot_turns(match.pk, 500)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert match.moves.last().actor_kind == ActorKind.BOT, "a bot's move ended it"
+    assert match.bots_due_at is None, "nothing is due on a finished match"
+
+
 # -- The strong bot ---------------------------------------------------------------------
 
 

@@ -80,6 +80,71 @@ def test_private_matches_appear_only_to_their_players(alice, bob, make_user):
     assert target not in client_for().get(url).content.decode()
 
 
+@pytest.fixture
+def private_rated(alice, bob):
+    """A private rated match alice won against bob (a ladder challenge's,
+    the one kind of private match that is rated), after a public rated one."""
+    from ladders import services as ladders
+    from tests.players.conftest import finish, start_match
+
+    public = finish(start_match([alice, bob]), [1, 2])
+    ladders.join(alice, "nogi")
+    ladders.join(bob, "nogi")
+    challenge = ladders.challenge(bob, "nogi", "alice")
+    ladders.accept(alice, challenge.pk)
+    private = finish(challenge.match, [1, 2])
+    assert private.visibility == Visibility.PRIVATE and private.rated
+    return public, private
+
+
+def _history_rows(page: str) -> str:
+    """The rating history's table (what a screen reader reads of the chart)."""
+    start = page.index("<caption>Rating history")
+    return page[start : page.index("</table>", start)]
+
+
+@pytest.mark.parametrize(
+    ("viewer", "sees"),
+    [
+        ("anonymous", False),
+        ("stranger", False),
+        ("staff outside the moderators", False),
+        ("the opponent", True),
+        ("the player", True),
+        ("moderator", True),
+    ],
+)
+def test_private_rated_matches_are_in_the_rating_history_only_for_their_players(
+    alice, bob, make_user, private_rated, viewer, sees
+):
+    """Before, the history under the chart listed every rated match by number,
+    date and rating to anyone, a private one too."""
+    from django.contrib.auth.models import Group
+
+    users = {"anonymous": None, "the opponent": bob, "the player": alice}
+    if viewer in ("stranger", "staff outside the moderators", "moderator"):
+        users[viewer] = make_user("eve")
+    if viewer == "staff outside the moderators":
+        users[viewer].is_staff = True
+        users[viewer].save()
+    if viewer == "moderator":
+        users[viewer].is_staff = True
+        users[viewer].save()
+        users[viewer].groups.add(Group.objects.get(name="moderator"))
+    response = client_for(users[viewer]).get(reverse("player_page", args=["alice"]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    public, private = private_rated
+    rows = _history_rows(page)
+    assert f"<td>#{public.pk}</td>" in rows, "a public rated match is listed"
+    assert (f"<td>#{private.pk}</td>" in rows) == sees
+    shown = [c.match_id for c in response.context["data"].standings[0].history]
+    assert (private.pk in shown) == sees
+    # The chart draws a dot for each match of the table, no more.
+    assert len(response.context["data"].standings[0].chart.dots) == len(shown)
+    assert page.count('class="chart-dot"') == len(shown)
+
+
 def test_a_player_may_hide_their_page_from_visitors_not_logged_in(alice, bob):
     alice.profile.page_public = False
     alice.profile.save()

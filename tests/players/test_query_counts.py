@@ -1,7 +1,9 @@
 """The players' layer's database work is bounded (issue 23's targets):
 
 - the rating update adds at most 3 queries to a match's finishing move;
-- a player's page reads at most 8 queries, a leaderboard page at most 4,
+- a player's page reads at most 8 queries, a leaderboard page at most 4 and
+  its last page, which lists the provisional players too, at most 5; the
+  lobby and /leaderboards/ read every game's best players in one query;
   whatever the number of matches or players, beyond the request's own
   session and authentication queries (the signed-in user's row and, for a
   moderator, their group). The bell's unread count in the top bar is part of
@@ -38,6 +40,8 @@ RATING_UPDATE_QUERIES = 3
 # and, signed in, the bell.
 PLAYER_PAGE_QUERIES = 9
 LEADERBOARD_QUERIES = 4
+# The last page adds the provisional players below the ranked ones.
+LAST_LEADERBOARD_PAGE_QUERIES = LEADERBOARD_QUERIES + 1
 
 
 def counted(queries: CaptureQueriesContext) -> list[str]:
@@ -209,6 +213,8 @@ def _established(users, game_key: str = "nogi") -> None:
 def test_a_leaderboard_page_reads_at_most_four_queries_whatever_the_number_of_players(
     make_user, viewer
 ):
+    """Four on a page of ranked players, five on the last page (the
+    provisional players below the ranked ones)."""
     User = get_user_model()
     few = [make_user(f"few{i}") for i in range(3)]
     _established(few)
@@ -227,11 +233,66 @@ def test_a_leaderboard_page_reads_at_most_four_queries_whatever_the_number_of_pl
     if viewer != "anonymous":
         client.force_login(me)
     url = reverse("leaderboard", args=["nogi"])
-    small = _measure(client, url)
+    small = _measure(client, url)  # one page: the last
     User.objects.bulk_create([User(username=f"many{i}") for i in range(150)])
     _established(User.objects.filter(username__startswith="many"))
+    User.objects.bulk_create([User(username=f"new{i}") for i in range(80)])
+    _provisional(User.objects.filter(username__startswith="new"))
     large = _measure(client, url)
     page_two = _measure(client, url + "?page=2")
-    print(f"\nleaderboard as {viewer}: {len(small)}, {len(large)}, {len(page_two)} queries")
+    last = _measure(client, url + "?page=99")
+    print(
+        f"\nleaderboard as {viewer}: {len(small)}, {len(large)}, {len(page_two)},"
+        f" {len(last)} (last page) queries"
+    )
     assert len(large) <= LEADERBOARD_QUERIES, _listing(large)
-    assert len(small) == len(large) == len(page_two), _listing(large)
+    assert len(large) == len(page_two), _listing(large)
+    assert len(small) == len(last) <= LAST_LEADERBOARD_PAGE_QUERIES, _listing(last)
+
+
+def _provisional(users, game_key: str = "nogi") -> None:
+    """Ratings short of the provisional mark, played lately."""
+    now = timezone.now()
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                user=user,
+                game_key=game_key,
+                display=900 + (i * 53) % 300,
+                rated_matches=1 + i % (PROVISIONAL_MATCHES - 1),
+                last_played_at=now - timedelta(days=i % 30),
+            )
+            for i, user in enumerate(users)
+        ]
+    )
+
+
+@pytest.mark.parametrize("path", ["lobby", "leaderboards"])
+def test_the_lobby_and_the_leaderboards_read_every_games_leaders_in_one_query(
+    make_user, django_assert_max_num_queries, path
+):
+    """The lobby's tiles and /leaderboards/ name each game's best players,
+    ranked then provisional, in one statement however many players there
+    are; the page's count does not grow."""
+    User = get_user_model()
+    me = make_user("me")
+    client = Client()
+    client.force_login(me)
+    url = reverse(path)
+    client.get(url)
+    with CaptureQueriesContext(connection) as empty:
+        client.get(url)
+    bound = len(empty.captured_queries)
+    for key in ("nogi", "drako", "drakon"):
+        User.objects.bulk_create([User(username=f"{key}-old{i}") for i in range(60)])
+        _established(User.objects.filter(username__startswith=f"{key}-old"), key)
+        User.objects.bulk_create([User(username=f"{key}-new{i}") for i in range(60)])
+        _provisional(User.objects.filter(username__startswith=f"{key}-new"), key)
+    client.get(url)
+    with django_assert_max_num_queries(bound) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    reads = [q["sql"] for q in queries.captured_queries if '"players_rating"' in q["sql"]]
+    assert len(reads) == 1, _listing(reads)
+    assert response.content.count(b'class="provisional"') == 0  # every game has 3 ranked
+    print(f"\n{path}: {len(counted(queries))} queries")

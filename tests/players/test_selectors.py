@@ -95,3 +95,84 @@ def test_a_provisional_or_idle_viewer_has_no_place_but_sees_their_rating(board):
         assert all(row.ref.username != viewer.username for row in result.rows)
         standing = {s.key: s for s in selectors.player_page(viewer.username, None).standings}
         assert standing["nogi"].place is None
+
+
+# -- Provisional players (issue 39, item 5) ----------------------------------------------
+
+
+def provisional_order() -> list[int]:
+    """Players of Nogi with 1 to 4 rated matches who played within 180 days,
+    best first, ties by who registered first."""
+    since = timezone.now() - timedelta(days=ACTIVE_DAYS)
+    rows = Rating.objects.filter(
+        game_key="nogi",
+        rated_matches__gte=1,
+        rated_matches__lt=PROVISIONAL_MATCHES,
+        last_played_at__gte=since,
+    )
+    return [r.user_id for r in sorted(rows, key=lambda r: (-r.display, r.user_id))]
+
+
+def test_provisional_players_are_listed_marked_below_the_ranked_ones(board):
+    # One more who has started a rated match but finished none: no rating to show.
+    starter = get_user_model().objects.create(username="starter")
+    Rating.objects.create(user=starter, game_key="nogi", last_played_at=None)
+    wanted = provisional_order()
+    assert len(wanted) > 3
+    pages = selectors.leaderboard("nogi", 1, None).pages
+    assert pages > 1
+    for page in range(1, pages):
+        assert selectors.leaderboard("nogi", page, None).provisional == []
+    last = selectors.leaderboard("nogi", pages, None)
+    usernames = dict(get_user_model().objects.values_list("pk", "username"))
+    assert [row.ref.username for row in last.provisional] == [usernames[u] for u in wanted]
+    assert all(row.provisional and row.place is None for row in last.provisional)
+    assert not any(row.provisional for row in last.rows)
+    assert "starter" not in {row.ref.username for row in last.provisional}
+
+
+def test_on_a_new_site_the_leaderboard_shows_its_provisional_players(make_user):
+    now = timezone.now()
+    ann, ben, cid = make_user("ann"), make_user("ben"), make_user("cid")
+    Rating.objects.create(
+        user=ann, game_key="nogi", display=1069, rated_matches=1, wins=1, last_played_at=now
+    )
+    Rating.objects.create(
+        user=ben, game_key="nogi", display=963, rated_matches=1, last_played_at=now
+    )
+    Rating.objects.create(user=cid, game_key="nogi")  # a match started, none finished
+    result = selectors.leaderboard("nogi", 1, ben)
+    assert result.rows == [] and result.total == 0
+    assert [(r.ref.username, r.display) for r in result.provisional] == [
+        ("ann", 1069),
+        ("ben", 963),
+    ]
+    assert [r.is_me for r in result.provisional] == [False, True]
+
+
+def test_the_leaders_of_each_game_are_its_best_ranked_players_then_provisional_ones(board):
+    usernames = dict(get_user_model().objects.values_list("pk", "username"))
+    leaders = selectors.leaders(["nogi", "drako", "drakon"], 3)
+    assert [(r.place, r.ref.username) for r in leaders["nogi"]] == [
+        (i + 1, usernames[uid]) for i, uid in enumerate(expected_order(board)[:3])
+    ]
+    assert [r.ref.username for r in leaders["drako"]] == [u.username for u in board[:3]]
+    assert leaders["drakon"] == []
+    assert not any(r.provisional for rows in leaders.values() for r in rows)
+
+    # A game with one ranked player shows its best provisional players after them.
+    now = timezone.now()
+    for i, user in enumerate(board[100:104]):
+        Rating.objects.create(
+            user=user,
+            game_key="drakon",
+            display=2000 if i == 0 else 1000 + i,
+            rated_matches=PROVISIONAL_MATCHES if i == 0 else i,
+            last_played_at=now,
+        )
+    drakon = selectors.leaders(["drakon"], 3)["drakon"]
+    assert [(r.ref.username, r.place, r.provisional) for r in drakon] == [
+        (board[100].username, 1, False),
+        (board[103].username, None, True),
+        (board[102].username, None, True),
+    ]

@@ -264,7 +264,7 @@ def test_a_blocked_player_cannot_invite_the_blocker_and_is_not_told_why(alice, b
     assert response.status_code == 403
     text = page_text(response)
     # The words a player who takes invitations only from past opponents gets.
-    assert "alice accepts invitations only from players they have played with." in text
+    assert "This player is not accepting invitations from you right now." in text
     assert "block" not in text.lower()
     assert not Invitation.objects.exists()
     # Anyone else is invited as before.

@@ -221,3 +221,78 @@ def test_swiss_tables_of_n_keep_score_groups_together(n, size, seed, earlier):
         assert [p for run in runs for p in run] == order
         for upper, lower in zip(tables, tables[1:], strict=False):
             assert min(points[p] for p in upper) >= max(points[p] for p in lower)
+
+
+# -- Blocked pairs kept apart ----------------------------------------------------------
+
+
+def _avoidable(ids, apart) -> bool:
+    """Whether everyone in ``ids`` (an even number) can be paired with no pair in ``apart``."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    graph.add_edges_from(p for p in combinations(ids, 2) if frozenset(p) not in apart)
+    return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == len(ids)
+
+
+@given(
+    n=st.integers(2, 24),
+    seed=st.integers(0, 10**6),
+    blocks=st.integers(1, 12),
+    earlier=st.integers(0, 3),
+)
+@settings(max_examples=80, deadline=None)
+def test_swiss_pairs_keep_blocked_pairs_apart_where_a_pairing_allows(n, seed, blocks, earlier):
+    rng = random.Random(seed)
+    ids = list(range(n))
+    history = pairing.History()
+    for _round in range(earlier):  # earlier rounds' meetings and byes
+        shuffled = rng.sample(ids, n)
+        for i in range(0, n - 1, 2):
+            history.record_table(shuffled[i : i + 2])
+        if n % 2:
+            history.byes[shuffled[-1]] += 1
+    history.apart = {frozenset(rng.sample(ids, 2)) for _ in range(blocks)} if n > 1 else set()
+    players = [pairing.Standing(p, rng.choice([0, 0.5, 1, 2]), rng.randint(900, 1400)) for p in ids]
+    tables, bye = pairing.swiss_pairs(players, history)
+    seated = [p for t in tables for p in t]
+    assert sorted(seated + ([bye] if bye is not None else [])) == ids
+    together = [t for t in tables if frozenset(t) in history.apart]
+    if n % 2 == 0:
+        possible = _avoidable(ids, history.apart)
+    else:  # some bye leaves a pairing that keeps them apart
+        possible = any(_avoidable([p for p in ids if p != b], history.apart) for b in ids)
+    if possible:
+        assert not together, (tables, history.apart)
+
+
+def test_the_bye_moves_on_when_it_keeps_a_blocked_pair_apart():
+    """Three entrants, the first two kept apart: the lowest placed would have
+    the bye and leave them to meet; the next in line for it has it instead."""
+    players = [
+        pairing.Standing(1, 2, 1500),
+        pairing.Standing(2, 1, 1400),
+        pairing.Standing(3, 0, 1300),
+    ]
+    history = pairing.History(apart={frozenset({1, 2})})
+    tables, bye = pairing.swiss_pairs(players, history)
+    assert bye in (1, 2) and all(frozenset(t) != frozenset({1, 2}) for t in tables)
+    # Without the block the lowest placed has it, as ever.
+    assert pairing.swiss_pairs(players, pairing.History()) == ([[1, 2]], 3)
+
+
+@given(n=st.integers(3, 30), size=st.integers(3, 5), seed=st.integers(0, 10**6))
+@settings(max_examples=60, deadline=None)
+def test_swiss_tables_of_n_keep_a_blocked_pair_apart(n, size, seed):
+    """One blocked pair among entrants seated at two or more tables: never at one table."""
+    rng = random.Random(seed)
+    ids = list(range(n))
+    players = [pairing.Standing(p, rng.choice([0, 1, 2]), rng.randint(900, 1400)) for p in ids]
+    history = pairing.History(apart={frozenset(rng.sample(ids, 2))})
+    tables, byes = pairing.swiss_tables(players, history, size, 2)
+    assert sorted([p for t in tables for p in t] + byes) == ids
+    if len(tables) >= 2:
+        assert all(
+            not any(frozenset(pair) in history.apart for pair in combinations(t, 2)) for t in tables
+        )
