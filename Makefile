@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench
+.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench quick-match-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -71,6 +71,10 @@ leaderboard-bench: install
 
 tournament-bench: install
 	$(RUN) python tests/load/tournament_bench.py
+
+# One quick-match pass over 10,000 waiting requests (docs/performance.md).
+quick-match-bench: install
+	$(RUN) python tests/load/quick_match_bench.py
 
 # Gather translatable strings: each game's into games/catalog/<package>/locale,
 # the site's into locale/ (the boards' .jinja templates too: Django reads their

@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "players",
     "ladders",
     "tournaments",
+    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -394,6 +395,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
     "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": _every},
+    "quick-match": {"task": "matchmaking.tasks.match_waiting", "schedule": _every},
     "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
     "expire-ladder-challenges": {
         "task": "ladders.tasks.expire_challenges",
@@ -538,6 +540,10 @@ SMOKI = {
     "ROUND_ROBIN_MAX_ENTRANTS": env.int("SMOKI_ROUND_ROBIN_MAX_ENTRANTS", default=16),
     "TOURNAMENT_MAX_ROUNDS": env.int("SMOKI_TOURNAMENT_MAX_ROUNDS", default=15),
     "TOURNAMENT_MAX_DAYS_AHEAD": env.int("SMOKI_TOURNAMENT_MAX_DAYS_AHEAD", default=90),
+    # Quick match (docs/quick-match.md): requests one player may have waiting
+    # at once, and new requests a player may make a day.
+    "QUICK_MATCH_MAX_OPEN": env.int("SMOKI_QUICK_MATCH_MAX_OPEN", default=3),
+    "QUICK_MATCH_PER_DAY": env.int("SMOKI_QUICK_MATCH_PER_DAY", default=20),
 }
 
 LOGGING = {

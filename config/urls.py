@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("players.urls")),
     path("", include("ladders.urls")),
     path("", include("tournaments.urls")),
+    path("", include("matchmaking.urls")),
     path("", include("games.web.urls")),
 ]

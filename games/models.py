@@ -21,6 +21,11 @@ class MatchStatus(models.TextChoices):
     ABORTED = "aborted", _("Aborted")
 
 
+#: A match's result's ``details["reason"]`` when it was aborted because it
+#: ended before each seat had moved (``games.play.services.abort_early``).
+EARLY_END = "early"
+
+
 class Visibility(models.TextChoices):
     PUBLIC = "public", _("Public")
     PRIVATE = "private", _("Private (invitation only)")
@@ -184,6 +189,17 @@ class Match(models.Model):
         """A resignation ends a two-player match at once, whatever the timeout
         policy; in a larger match a bot plays the seat on (``safety.resign``)."""
         return self.n_seats == 2
+
+    @property
+    def ended_early_by(self) -> int | None:
+        """The seat whose resignation or loss on time ended the match before
+        each seat had moved (``services.abort_early``: aborted, unrated), or
+        None. Ladders and tournaments score such a match as that seat's forfeit."""
+        if self.status != MatchStatus.ABORTED:
+            return None
+        details = (self.result or {}).get("details") or {}
+        seat = details.get("seat") if details.get("reason") == EARLY_END else None
+        return seat if isinstance(seat, int) else None
 
     @property
     def seed_revealed(self) -> bool:

@@ -197,6 +197,7 @@ def challenge(user, game_key: str, opponent: str) -> Challenge:
             time_per_move=timedelta(days=settings.SMOKI["LADDER_DAYS_PER_MOVE"]),
             timeout_policy=TimeoutPolicy.LOSS,
             rated=True,
+            ladder_challenge=True,
         )
         invitations.send_invitation(match, inviter=user, invitee=target_user)
         return Challenge.objects.create(
@@ -353,12 +354,17 @@ def match_ended(match: Match, seats) -> None:
 
 
 def _settle_from_match(found: Challenge, match: Match, seats, ladder: Ladder) -> None:
-    if match.status != MatchStatus.FINISHED:
+    forfeit = match.ended_early_by
+    if match.status != MatchStatus.FINISHED and forfeit is None:
         _close(found, Outcome.CANCELLED, note="match cancelled")
         _tell_cancelled(found, news.MATCH_NOT_PLAYED)
         return
     # By the people seated (a seat a bot took over from its player keeps the player).
     rank = {seat.user_id: seat.rank for seat in seats if seat.user_id}
+    if forfeit is not None:
+        # Ended before each seat moved: aborted and unrated, but on the ladder
+        # the seat that resigned or ran out of time lost, as a decline would.
+        rank = {seat.user_id: 2 if seat.index == forfeit else 1 for seat in seats if seat.user_id}
     if set(rank) != {found.challenger_id, found.challenged_id}:
         # Someone else took the seat (the challenger shared the link) or a bot did.
         _close(found, Outcome.CANCELLED, note="not played by the two players")

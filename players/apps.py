@@ -10,9 +10,16 @@ class PlayersConfig(AppConfig):
     name = "players"
 
     def ready(self):
+        from django.db.models.signals import post_migrate
+
+        from accounts.roles import ensure_moderator_group, register_permissions
         from games.play import standing
         from players import receivers
         from players.standing import PlayersStanding
 
+        # The desk's ratings, their history and the suspicious pairs.
+        register_permissions("players", ["view_rating", "view_ratingchange"])
         receivers.connect()
         standing.lend(PlayersStanding())
+        # The moderators' group again once this app's permissions exist.
+        post_migrate.connect(ensure_moderator_group, sender=self)

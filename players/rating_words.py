@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def short_rating_change(change) -> str:
@@ -22,6 +23,23 @@ def rating_change_text(change, game_key: str) -> str:
             "after": number_format(change.display_after, force_grouping=True),
             "delta": f"{change.delta:+d}",
         }
+    )
+
+
+def uncounted_note(match) -> str:
+    """Why a finished rated match changed no rating: two of its players had
+    already had the limit of counted results together (``ratings.repeated_pair``)."""
+    from players.ratings import PAIR_LIMIT, PAIR_WINDOW
+
+    return str(
+        ngettext(
+            "No rating changes: two of these players have already had %(n)d rated "
+            "result together in %(game)s within %(days)d days.",
+            "No rating changes: two of these players have already had %(n)d rated "
+            "results together in %(game)s within %(days)d days.",
+            PAIR_LIMIT,
+        )
+        % {"n": PAIR_LIMIT, "game": _game_title(match.game_key), "days": PAIR_WINDOW.days}
     )
 
 

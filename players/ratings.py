@@ -15,14 +15,22 @@ What counts (docs/ratings.md):
   after the player's timeouts (``finish_match`` ranks those seats last);
 - teams (a game's result naming ``details["teams"]``, as Drakon's team play
   does) are rated as teams: each team's rank is its best member's;
-- aborted matches change nothing; a moderator's correction of a finished
-  match rebuilds the ratings from that match on (``rerate_from``).
+- aborted matches change nothing (a two-player match resigned or lost on
+  time before each seat moved is aborted: ``games.play.services.abort_early``);
+  a moderator's correction of a finished match rebuilds the ratings from
+  that match on (``rerate_from``);
+- repeated results: a match counts for nobody when two of its players have
+  already had ``PAIR_LIMIT`` counted results together in the game within
+  ``PAIR_WINDOW`` before it (``repeated_pair``), so a second account cannot
+  feed a rating match after match.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
+from itertools import combinations
 
 from django.db import transaction
 from django.db.models import Count, Min, Q
@@ -33,6 +41,13 @@ from games.models import Match, MatchStatus, Seat
 from players.models import START_MU, START_SIGMA, Rating, RatingChange, display_of
 
 MODEL = PlackettLuce()
+
+#: At most this many results of the same two players in one game count for
+#: ratings within ``PAIR_WINDOW`` (a rolling window ending at the match's
+#: finish); later ones change nobody's rating (docs/ratings.md). Constants
+#: rather than settings: the rebuild must reach what the live updates stored.
+PAIR_LIMIT = 5
+PAIR_WINDOW = timedelta(days=30)
 
 
 @dataclass(frozen=True)
@@ -103,7 +118,35 @@ def rate_match(match: Match, seats: list[Seat]) -> list[RatingChange]:
     # matches sharing a player, the one rated first finished first, so the
     # history's order (``rated_history``) is the order the updates ran in.
     match.finished_at = timezone.now()
+    if repeated_pair(match, outcomes):
+        return []
     return _apply(match, outcomes, teams, rows)
+
+
+def repeated_pair(match: Match, outcomes: list[Outcome]) -> tuple[int, int] | None:
+    """Two players of ``match`` (user ids) who already have ``PAIR_LIMIT``
+    counted results together in its game within ``PAIR_WINDOW`` before its
+    finish, or None. Such a match changes no rating. One query, under the
+    players' rating locks (a match of the same two finishing at the same
+    time waits, then counts this one). The rebuild asks the same question
+    of the changes it has rebuilt so far, and so reaches the same answer."""
+    players = sorted({o.user_id for o in outcomes})
+    if len(players) < 2:
+        return None
+    since = match.finished_at - PAIR_WINDOW
+    together: dict[int, set[int]] = {}
+    for match_id, user_id in (
+        RatingChange.objects.filter(
+            game_key=match.game_key, user_id__in=players, rated_at__gt=since
+        )
+        .exclude(match_id=match.pk)
+        .values_list("match_id", "user_id")
+    ):
+        together.setdefault(match_id, set()).add(user_id)
+    for pair in combinations(players, 2):
+        if sum(1 for users in together.values() if set(pair) <= users) >= PAIR_LIMIT:
+            return pair
+    return None
 
 
 def _lock_ratings(game_key: str, user_ids: list[int]) -> dict[int, Rating]:
@@ -249,6 +292,8 @@ def _replay(matches) -> int:
         if len(teams) < 2:
             continue
         user_ids = sorted(o.user_id for o in outcomes)
+        if repeated_pair(match, outcomes):
+            continue
         ensure_ratings(match.game_key, user_ids)
         _apply(match, outcomes, teams, _lock_ratings(match.game_key, user_ids))
         rated += 1

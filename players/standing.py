@@ -7,7 +7,12 @@ from __future__ import annotations
 from django.db.models import Count, OuterRef, Subquery
 
 from players.models import NEWCOMER_RATING, PROVISIONAL_MATCHES, Rating, RatingChange, rating_of
-from players.rating_words import new_rating_why, rating_change_text, short_rating_change
+from players.rating_words import (
+    new_rating_why,
+    rating_change_text,
+    short_rating_change,
+    uncounted_note,
+)
 
 
 class PlayersStanding:
@@ -29,6 +34,9 @@ class PlayersStanding:
             key: [Leader(r.ref, r.display, r.place, r.provisional) for r in rows]
             for key, rows in leaders(game_keys, n).items()
         }
+
+    def uncounted_note(self, match) -> str:
+        return uncounted_note(match)
 
     def changes_in(self, match):
         from games.play.standing import RatingWords

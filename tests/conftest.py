@@ -125,3 +125,24 @@ def traveller():
 
     with time_machine.travel(START, tick=False) as traveller:
         yield traveller
+
+
+def each_seat_moves(match):
+    """Play first legal actions until every seat has moved at least once (a
+    two-player match resigned or lost on time before that is aborted,
+    ``services.abort_early``). Returns the match, fresh."""
+    from games.models import MatchStatus
+
+    game = registry.get(match.game_key)
+    for _turn in range(200):
+        match.refresh_from_db()
+        seats = list(match.seats.order_by("index"))
+        if match.status != MatchStatus.ACTIVE or not services.seats_yet_to_move(match, seats):
+            return match
+        index = game.current_seats(match.state)[0]
+        if seats[index].played_by_bot:
+            services.play_bot_turns(match.pk, 1)
+            continue
+        action = game.legal_actions(match.state, index)[0]
+        services.submit_action(match, seats[index].user, action, match.version)
+    raise AssertionError("some seat never came to move")

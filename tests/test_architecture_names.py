@@ -36,7 +36,16 @@ from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = sorted((ROOT / "docs").rglob("*.md"))
-PACKAGES = ("games", "accounts", "players", "ladders", "tournaments", "core", "config")
+PACKAGES = (
+    "games",
+    "accounts",
+    "players",
+    "ladders",
+    "tournaments",
+    "matchmaking",
+    "core",
+    "config",
+)
 CODE = re.compile(r"`([^`\n]+)`")
 PATH = re.compile(r"^(?:[\w.-]+/)+(?:[\w.-]+\.py)?$|^(?:[\w-]+/)+$")
 PATH_AND_NAME = re.compile(r"^((?:[\w-]+/)+[\w-]+\.py): (\w+)$")

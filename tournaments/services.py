@@ -404,8 +404,16 @@ def _record_finished(placements: list[Placement], matches: dict[int, Match]) -> 
         match = matches.get(placement.match_id)
         if match is None or not match.is_over:
             continue
-        if match.status == MatchStatus.ABORTED:
+        forfeit = match.ended_early_by
+        if match.status == MatchStatus.ABORTED and forfeit is None:
             placement.points, placement.rank, placement.aborted = 0.0, None, True
+        elif forfeit is not None:
+            # Ended before each seat moved (a resignation or a loss on time):
+            # aborted and unrated, but a forfeit here, as a withdrawal's is: the
+            # seat that ended it is last, the others share the win.
+            table = [match.n_seats if i == forfeit else 1 for i in range(match.n_seats)]
+            placement.points = points_for_ranks(table)[placement.seat]
+            placement.rank = table[placement.seat]
         else:
             table = [ranks.get((match.pk, i)) or match.n_seats for i in range(match.n_seats)]
             placement.points = points_for_ranks(table)[placement.seat]

@@ -19,6 +19,8 @@ import html
 import io
 import re
 from functools import cache, lru_cache
+from html import escape as html_escape
+from html import unescape as html_unescape
 from pathlib import Path
 
 import resvg_py
@@ -46,6 +48,12 @@ def board_html(match, seat: int, seats: list | None = None) -> str:
     choices (``seats``: the match's seats with their players, when read
     already). Also the board of an email link's confirmation page
     (``games.correspondence.email_moves``)."""
+    return board_scene(match, seat, seats)[0]
+
+
+def board_scene(match, seat: int, seats: list | None = None):
+    """``board_html`` and the scene it is drawn from (the picture asks the
+    presenter what matters on it: ``picture_focus``)."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     seats = sorted(match.seats.all() if seats is None else seats, key=lambda s: s.index)
@@ -62,7 +70,7 @@ def board_html(match, seat: int, seats: list | None = None) -> str:
         "me": next((s for s in seats if s.index == seat), None),
     }
     template = engines["jinja2"].env.get_template(scene.template)
-    return template.render(context)
+    return template.render(context), scene
 
 
 def drawings(html: str) -> list[str]:
@@ -173,9 +181,13 @@ def _number(text: str | None) -> float | None:
         return None
 
 
-def sheet(html: str) -> str:
+def sheet(html: str, focus: dict | None = None) -> str:
     """One SVG holding the board's drawings flowed in rows, with the icons
-    they use and the definitions (gradients) of zero-size ``<svg>`` blocks."""
+    they use and the definitions (gradients) of zero-size ``<svg>`` blocks;
+    or, when the game names what matters (``focus``), that alone
+    (``focused_sheet``)."""
+    if focus:
+        return focused_sheet(html, focus)
     defs, placed = [], []
     x = y = row = 0.0
     for svg in drawings(html):
@@ -191,7 +203,11 @@ def sheet(html: str) -> str:
             x, y, row = 0.0, y + row + GAP, 0.0
         placed.append(_placed(svg, x, y, width, height))
         x, row = x + width + GAP, max(row, height)
-    total = y + row
+    return _assembled(placed, defs, y + row)
+
+
+def _assembled(placed: list[str], defs: list[str], total: float, labels: str = "") -> str:
+    """The sheet: ``placed`` drawings as groups, the icons they use, ``labels``."""
     used = sorted(set(_USE.findall("".join(placed))))
     symbols = icons.symbols(used)
     content = flatten("".join(placed))
@@ -199,8 +215,88 @@ def sheet(html: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
         f' viewBox="0 0 {SHEET_WIDTH} {max(total, 1):.1f}" width="{SHEET_WIDTH}"'
-        f' height="{max(total, 1):.1f}"><defs>{symbols}</defs>{"".join(defs)}{content}</svg>'
+        f' height="{max(total, 1):.1f}"><defs>{symbols}</defs>{"".join(defs)}{content}'
+        f"{labels}</svg>"
     )
+
+
+# A focused picture (a game's ``picture_focus``): the part of the board that
+# matters as large as the sheet's width allows, a cell at most MAX_CELL units
+# (84 px at 480) and the whole at most MAX_FOCUS_HEIGHT units tall, then the
+# viewer's own drawings, each OWN_SIZE units at most, named under it.
+MAX_CELL = 112
+MAX_FOCUS_HEIGHT = SHEET_WIDTH * 5 // 4
+OWN_SIZE = 96
+INK = "#3a2e1c"
+_VIEW_BOX = re.compile(r'\sviewBox="[^"]*"')
+_CAPTION = re.compile(r"\s*<span\b[^>]*>([^<]*)</span>")
+
+
+def focused_sheet(html: str, focus: dict) -> str:
+    """The board's first drawing cropped to ``focus["box"]`` (in its own
+    units) and drawn across the sheet, then the drawings of the viewer's own
+    part (``#my-secrets``) in a row under the heading ``focus["own"]``, each
+    with the words the page writes right after it. Nothing else of the board
+    (keys, legends, colour dots) is drawn."""
+    layout = focused_layout(html, focus)
+    if layout is None:
+        return sheet(html)
+    placed, labels, total = layout
+    return _assembled(placed, [], total, "".join(labels))
+
+
+def focused_layout(html: str, focus: dict) -> tuple[list[str], list[str], float] | None:
+    """``focused_sheet``'s drawings, each placed (its own ``<svg>``), its
+    labels (``<text>``) and its height; None without a drawing to focus on."""
+    left, top, width, height = focus["box"]
+    main = next((svg for svg in drawings(html) if all(_size(svg))), None)
+    if main is None or not width or not height:
+        return None
+    scale = min(SHEET_WIDTH / width, MAX_CELL / focus["cell"], MAX_FOCUS_HEIGHT / height)
+    drawn_width, drawn_height = width * scale, height * scale
+    end = main.index(">")
+    opening = _VIEW_BOX.sub("", main[:end]) + f' viewBox="{left} {top} {width} {height}"'
+    placed = [
+        _placed(opening + main[end:], (SHEET_WIDTH - drawn_width) / 2, 0, drawn_width, drawn_height)
+    ]
+    labels = []
+    y = drawn_height + 2 * GAP
+    own = _own_drawings(html)
+    if own:
+        heading = html_escape(str(focus.get("own", "")))
+        labels.append(
+            f'<text x="{GAP}" y="{y + 20:.1f}" font-size="20" font-weight="bold"'
+            f' fill="{INK}">{heading}</text>'
+        )
+        y += 30
+        slot = SHEET_WIDTH / max(3, len(own))
+        size = min(OWN_SIZE, slot - 2 * GAP)
+        for i, (svg, name) in enumerate(own):
+            middle = slot * i + slot / 2
+            placed.append(_placed(svg, middle - size / 2, y, size, size))
+            if name:
+                labels.append(
+                    f'<text x="{middle:.1f}" y="{y + size + 20:.1f}" font-size="17"'
+                    f' text-anchor="middle" fill="{INK}">{html_escape(name)}</text>'
+                )
+        y += size + 30
+    return placed, labels, y
+
+
+def _own_drawings(html: str) -> list[tuple[str, str]]:
+    """The drawings of the viewer's own part (``#my-secrets``), each with the
+    words of the element right after it (a tile's name), if any."""
+    start = html.find('id="my-secrets"')
+    if start < 0:
+        return []
+    end = html.find("</section>", start)
+    part = html[start : end if end > 0 else len(html)]
+    found = []
+    for svg in drawings(part):
+        after = part[part.index(svg) + len(svg) :]
+        caption = _CAPTION.match(after)
+        found.append((svg, html_unescape(caption.group(1)).strip() if caption else ""))
+    return found
 
 
 # Text drawn as paths. resvg shapes every <text> anew in each picture, reading
@@ -370,7 +466,9 @@ def _rules_for(classes: frozenset[str], elements: frozenset[str]) -> str:
 
 
 def board_svg(match, seat: int) -> str:
-    return _texts_as_paths(sheet(board_html(match, seat)))
+    html, scene = board_scene(match, seat)
+    focus = presenters.get(match.game_key).picture_focus(scene.board, seat)
+    return _texts_as_paths(sheet(html, focus))
 
 
 def board_png(match, seat: int, width: int = PICTURE_WIDTH) -> bytes:

@@ -267,17 +267,29 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
     elif row.kind == NotificationKind.MATCH_STARTED:
         subject = _("%(game)s #%(id)s has started") % what
         lines.append(_("All seats are taken and %(game)s #%(id)s has started.") % what)
+    elif row.kind == NotificationKind.MATCH_FINISHED and match.ended_early_by is not None:
+        subject = _("%(game)s #%(id)s was aborted") % what
+        lines.append(
+            _(
+                "%(game)s #%(id)s ended before each player had moved, so it is aborted "
+                "and no rating changes."
+            )
+            % what
+        )
     elif row.kind == NotificationKind.MATCH_FINISHED:
         subject = _("%(game)s #%(id)s is over") % what
         lines.append(_("%(game)s #%(id)s is over. Final standings:") % what)
         for seat in sorted(match.seats.all(), key=lambda s: (s.rank or 99, s.index)):
             score = "" if seat.score is None else f" ({seat.score})"
             lines.append(f"{seat.rank}. {seat.display_name}{score}")
-        change = standing.changes_in(match).get(row.user_id)
+        changes = standing.changes_in(match)
+        change = changes.get(row.user_id)
         if change is not None:
             lines.append(change.sentence)
             if change.why:
                 lines.append(change.why)
+        elif note := standing.uncounted_note(match, changes):
+            lines.append(note)
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
         asker = next((s for s in match.seats.all() if s.index == seat_index), None)
@@ -329,6 +341,8 @@ def describe_timeout(match: Match, user) -> str:
     seat = match.seats.filter(user=user).first()
     from games.play.clock import loses_on_time
 
+    if match.ended_early_by is not None:
+        return str(_("It ended before each player had moved, so the match is aborted and unrated."))
     if loses_on_time(match):
         return str(_("Under this match's rules that is a loss on time."))
     if seat is not None and seat.status == "bot":

@@ -346,8 +346,64 @@ def replay_page(
     return context
 
 
-def print_page(match: Match, user, token: str | None = None) -> dict[str, Any]:
-    """The whole match for paper: players, options, every move in words, the result."""
+# The printable record's boards every N steps: the intervals offered, and how
+# many boards one page may draw (each is a position rebuilt and drawn).
+RECORD_EVERY = (5, 10, 25, 50, 100)
+MAX_RECORD_BOARDS = 40
+
+
+@dataclass
+class RecordBoard:
+    """A board the printable record draws: the position after ``step``, as a
+    spectator sees it (never a seat's secret), with the board template's context."""
+
+    step: int
+    template: str
+    board: dict | None
+
+
+def parse_every(raw: str | None) -> int | None:
+    """The record's "board every N steps": None when not asked for; one of
+    ``RECORD_EVERY`` or ``ValueError`` with the message a person reads."""
+    if raw is None or raw == "":
+        return None
+    if raw.isascii() and raw.isdigit() and len(raw) <= 3 and int(raw) in RECORD_EVERY:
+        return int(raw)
+    raise ValueError(_("Choose how often to draw the board: every 5, 10, 25, 50 or 100 steps."))
+
+
+def _record_board(match: Match, game: Game, state, step: int, names: list[str]) -> RecordBoard:
+    view = presenters.seat_view(game, state, None, names, step)
+    scene = presenters.get(match.game_key).scene(view, None, names, None)
+    return RecordBoard(step=step, template=scene.template, board=scene.board)
+
+
+def record_boards(match: Match, game: Game, every: int, names: list[str]) -> list[RecordBoard]:
+    """The board after every ``every``-th step before the last (the last is the
+    record's final board), in order: one read of the log, each position
+    rebuilt from the kept one before it (``state_at``)."""
+    steps = list(range(every, match.version, every))
+    if not steps:
+        return []
+    entries = list(
+        Move.objects.filter(match=match, seq__lte=steps[-1])
+        .order_by("seq")
+        .values_list("seq", "seat", "action")
+    )
+    return [
+        _record_board(match, game, state_at(match, game, entries, step), step, names)
+        for step in steps
+    ]
+
+
+def print_page(
+    match: Match, user, token: str | None = None, every: str | None = None
+) -> dict[str, Any]:
+    """The whole match for paper: players, options, every move in words, the
+    result, the board at the end (or now) and, when ``every`` asks for it, the
+    board every N steps; boards as a spectator sees them. ``status`` is 400
+    with ``every_error`` for an interval not offered or too many boards (then
+    only the final board is drawn)."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     seats = sorted(match.seats.all(), key=lambda s: s.index)
@@ -365,9 +421,39 @@ def print_page(match: Match, user, token: str | None = None) -> dict[str, Any]:
         "log": move_log.full_log(match, user),
         "final": None,
         "token": token,
+        "final_board": None,
+        "step_boards": [],
+        "every": None,
+        "every_choices": RECORD_EVERY,
+        "every_error": "",
+        "status": 200,
     }
     if match.is_over and match.result:
         context["final"] = end_banner.final_banner(match, seats, names, presenter, viewer)
+    if match.state is None:
+        return context
+    context["final_board"] = _record_board(match, game, match.state, match.version, names)
+    try:
+        every_n = parse_every(every)
+    except ValueError as error:
+        context.update(every_error=str(error), status=400)
+        return context
+    if every_n is None:
+        return context
+    if match.version // every_n > MAX_RECORD_BOARDS:
+        context.update(
+            every_error=str(
+                _(
+                    "The record draws at most this many boards: %(n)s. Choose a larger "
+                    "interval for a match this long."
+                )
+                % {"n": MAX_RECORD_BOARDS}
+            ),
+            status=400,
+        )
+        return context
+    context["every"] = every_n
+    context["step_boards"] = record_boards(match, game, every_n, names)
     return context
 
 

@@ -29,10 +29,11 @@ def match_replay(request, pk: int):
 
 @require_safe
 def match_print(request, pk: int):
-    """The whole match on one page, for paper."""
+    """The whole match on one page, for paper (``?every=N``: and the board every N steps)."""
     token = request.GET.get("token")
     match = access.get_match_for(pk, request.user, token)
-    return render(request, "games/match_print.html", replay.print_page(match, request.user, token))
+    context = replay.print_page(match, request.user, token, request.GET.get("every"))
+    return render(request, "games/match_print.html", context, status=context["status"])
 
 
 @require_safe

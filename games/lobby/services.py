@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors import is_blocked_by_any
 from core.errors import Conflict, Forbidden, ServiceError
@@ -46,6 +47,12 @@ from games.models import (
 from games.play import standing
 from games.play.services import lock_match, queue_bots_after_commit, seats_of, settle_after_change
 
+#: The refusal of a private rated match, in the form and the service alike.
+PRIVATE_RATED = gettext_lazy(
+    "A private match cannot be rated: only matches anyone could join count for "
+    "ratings. Make it public, or untick Rated."
+)
+
 
 def create_match(
     *,
@@ -62,13 +69,20 @@ def create_match(
     rated: bool | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    ladder_challenge: bool = False,
 ) -> Match:
     """Open a match with its creator in the first seat. ``rated`` defaults to
     rated for public matches (a bot filling a seat makes it unrated later);
     an optional rating range limits who may join. ``takeover_level``: the bot
-    that plays a seat its player leaves to the bots."""
+    that plays a seat its player leaves to the bots.
+
+    A private match is never rated (its players chose each other, so a
+    second account could feed a rating): asking for one is refused, but for
+    a ladder challenge's match (``ladder_challenge``, docs/ratings.md)."""
     if takeover_level not in TakeoverLevel.values:
         raise ServiceError(_("Unknown bot level."))
+    if rated and visibility == Visibility.PRIVATE and not ladder_challenge:
+        raise ServiceError(str(PRIVATE_RATED))
     game, options = checked_setup(
         game_key=game_key,
         n_seats=n_seats,
@@ -77,7 +91,7 @@ def create_match(
         times=(time_per_move, time_bank, time_bank_increment),
     )
     if rated is None:
-        rated = visibility == Visibility.PUBLIC
+        rated = visibility == Visibility.PUBLIC or ladder_challenge
     _check_rating_range(min_rating, max_rating)
     seed = secrets.token_hex(16)
     with transaction.atomic():
@@ -356,9 +370,9 @@ def rematch(*, user, match: Match) -> Match:
             timeout_policy=original.timeout_policy,
             takeover_level=original.takeover_level,
         )
+        # A rematch is private (its players chose each other), so unrated.
         new.rematch_of = original
-        new.rated = original.rated
-        new.save(update_fields=["rematch_of", "rated"])
+        new.save(update_fields=["rematch_of"])
         n = original.n_seats
         Seat.objects.filter(match=new).update(index=rotated(mine.index, n))
         for seat in seats:

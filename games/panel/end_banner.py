@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.refs import PlayerRef, ref_for_seat
 from games.models import (
+    EARLY_END,
     Match,
     MatchStatus,
     Seat,
@@ -38,6 +39,7 @@ class FinalBanner:
     rows: list[FinalRow]
     my_rating: str = ""
     my_rating_why: str = ""  # why a provisional rating moved so much
+    rating_note: str = ""  # why a rated match changed no rating
 
 
 def final_banner(
@@ -45,7 +47,10 @@ def final_banner(
 ) -> FinalBanner:
     """Who won and why, and every seat's score broken down by the game's scoring."""
     result = match.result or {}
-    summary = presenter.final_summary(result, names)
+    # A match aborted because it ended before each seat had moved has no
+    # scores for the game's own summary: the banner says why it was aborted.
+    early = match.ended_early_by is not None
+    summary = {} if early else presenter.final_summary(result, names)
     dropped = set(result.get("dropped", []))
     n = len(names)
     columns = [str(column) for column in summary.get("columns", [])]
@@ -103,6 +108,7 @@ def final_banner(
         rows,
         my_rating=mine.sentence if mine else "",
         my_rating_why=mine.why if mine else "",
+        rating_note=standing.uncounted_note(match, changes),
     )
 
 
@@ -128,7 +134,19 @@ def ended_by(result: dict, players: list[str]) -> list[str]:
 
     sentences = []
     reason = details.get("reason")
-    if details.get("adjudicated"):
+    if reason == EARLY_END:
+        who = {"who": name(details.get("seat"))}
+        sentences.append(
+            {
+                "resigned": _("%(who)s resigned before each player had moved."),
+                "deactivated": _(
+                    "A moderator closed %(who)s's account before each player had moved."
+                ),
+            }.get(details.get("ended"), _("%(who)s ran out of time before each player had moved."))
+            % who
+        )
+        sentences.append(_("A match that ends so early is aborted, and no rating changes."))
+    elif details.get("adjudicated"):
         sentences.append(_("A moderator decided the result."))
     elif reason == "resigned":
         sentences.append(_("%(who)s resigned.") % {"who": name(details.get("resigned"))})

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -135,9 +136,11 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
 
 
 @jinja2.pass_context
-def board_choice(context, choice, extra_class: str = "", caller=None):
+def board_choice(context, choice, extra_class: str = "", caller=None, name=None):
     """What ``caller`` draws, wrapped in the link of ``choice``; drawn as it is
-    when the choice is None (not clickable now).
+    when the choice is None (not clickable now). The link is named by the choice's
+    label, or by ``name`` when the piece it wraps says more (a Drako dwarf and the
+    hex it stands on).
 
     Always a real link (``<a href>``, in HTML or SVG): the browser itself
     focuses it and follows it on Enter (``static/js/smoki.js`` adds Space), and
@@ -149,6 +152,8 @@ def board_choice(context, choice, extra_class: str = "", caller=None):
     if choice is None:
         return inner
     attrs = choice_attrs(context, choice, extra_class)
+    if name:
+        attrs["aria-label"] = str(name)
     if CHANGED_BADGE in inner:
         # The link's name replaces the words inside it: it says the hidden "changed" too.
         attrs["aria-label"] = gettext(CHANGED_CHOICE) % {"choice": attrs["aria-label"]}
@@ -488,3 +493,29 @@ def environment(**options) -> jinja2.Environment:
         timeuntil=defaultfilters.timeuntil_filter,
     )
     return env
+
+
+_ID_ATTR = re.compile(r'\b(id|for)="([^"]+)"')
+_ID_LIST_ATTR = re.compile(
+    r'\b(aria-(?:labelledby|describedby|controls|owns|activedescendant))="([^"]*)"'
+)
+_LOCAL_REF = re.compile(r'(href="|url\()#([^"\s)]+)')
+
+
+def unique_ids(drawn: str, suffix: str) -> str:
+    """``drawn`` (a board's HTML) with every id it declares made its own by
+    ``suffix``, and every reference to one (``for``, ``aria-labelledby`` and
+    the other id lists, ``href="#…"``, ``url(#…)``) following it: several
+    boards on one page (the printable record's) repeat no id and each label
+    still names its own board. References to ids the board does not declare
+    (the icon sprite's ``/icons.svg?v=…#name``) are left alone."""
+    declared = {value for name, value in _ID_ATTR.findall(drawn) if name == "id"}
+    if not declared:
+        return drawn
+
+    def own(value: str) -> str:
+        return f"{value}-{suffix}" if value in declared else value
+
+    drawn = _ID_ATTR.sub(lambda m: f'{m[1]}="{own(m[2])}"', drawn)
+    drawn = _ID_LIST_ATTR.sub(lambda m: f'{m[1]}="{" ".join(map(own, m[2].split()))}"', drawn)
+    return _LOCAL_REF.sub(lambda m: f"{m[1]}#{own(m[2])}", drawn)

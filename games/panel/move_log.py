@@ -59,7 +59,24 @@ def describe_moderation(event: dict, names: list[str]) -> str:
         "resign": {
             "bot": _("%(who)s resigned; a bot plays on."),
             "loss": _("%(who)s resigned and lost the match."),
+            "aborted": _(
+                "%(who)s resigned before each player had moved: the match is aborted "
+                "and no rating changes."
+            ),
         }.get(event.get("then"), _("%(who)s resigned."))
+        % {"who": who},
+        "early_abort": {
+            "deactivated": _(
+                "A moderator closed %(who)s's account before each player had moved: "
+                "the match is aborted and no rating changes."
+            ),
+        }.get(
+            event.get("ended"),
+            _(
+                "%(who)s ran out of time before each player had moved: the match is "
+                "aborted and no rating changes."
+            ),
+        )
         % {"who": who},
         "agreed_undo": _("%(who)s took back their last move, as the other players agreed.")
         % {"who": who},

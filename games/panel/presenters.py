@@ -125,6 +125,16 @@ def default_private_context(view: dict, viewer, names: list[str], choices) -> No
     return None
 
 
+def default_picture_focus(board: dict | None, viewer: int | None = None) -> dict | None:
+    """The email's picture lays every drawing of the board out as the page shows
+    them (``games/correspondence/board_picture.py: sheet``). A game may instead
+    name what matters to ``viewer``: ``{"box": (x, y, width, height), "cell":
+    units, "own": heading}``, the part of its first drawing to draw as large
+    as the picture allows (a cell at most ``board_picture.MAX_CELL`` units),
+    then the viewer's own drawings under ``heading``, each named; nothing else."""
+    return None
+
+
 def default_board_viewpoint(viewer: int | None) -> str:
     """Every viewer without choices sees the same board."""
     return ""
@@ -133,6 +143,7 @@ def default_board_viewpoint(viewer: int | None) -> str:
 OPTIONAL = {
     "private_context": default_private_context,
     "board_viewpoint": default_board_viewpoint,
+    "picture_focus": default_picture_focus,
     "final_summary": default_final_summary,
     "how_to_play_figure": default_how_to_play_figure,
     "describe_board": default_describe_board,
@@ -204,6 +215,7 @@ class Presenter:
         self.final_summary = _hook(module, "final_summary")
         self.describe_board = _hook(module, "describe_board")
         self.board_viewpoint = _hook(module, "board_viewpoint")
+        self.picture_focus = _hook(module, "picture_focus")
         self.how_to_play_figure = _hook(module, "how_to_play_figure")
         self.board_context = module.board_context
         self.private_context = _hook(module, "private_context")

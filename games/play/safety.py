@@ -74,10 +74,17 @@ def resign(*, user, match: Match) -> None:
             raise Conflict(_("You no longer play this seat."))
         seat.save(update_fields=services.leave_to_bots(match, seat, SeatStatus.RESIGNED))
         loses = match.resigning_ends_it
-        # The log says what follows: the match is lost, or a bot plays the seat on.
-        log_player_entry(match, seat, user, "resign", then="loss" if loses else "bot")
+        early = loses and services.ends_early(match, seats)
+        # The log says what follows: the match is lost, aborted (it ends before
+        # each seat has moved), or a bot plays the seat on.
+        then = "aborted" if early else "loss" if loses else "bot"
+        log_player_entry(match, seat, user, "resign", then=then)
         match.undo_request = None
         game = registry.get(match.game_key)
+        if early:
+            services.abort_early(match, seats, seat, "resigned")
+            match.save()
+            return
         if loses:
             ranks = [2 if s.index == seat.index else 1 for s in seats]
             scores = [None] * len(seats)

@@ -38,7 +38,9 @@ from games import i18n, signals
 from games.dispatch import notifications, outbox
 from games.engine import registry, search
 from games.engine.base import IllegalAction
+from games.engine.replay import MODERATION
 from games.models import (
+    EARLY_END,
     STRIKES_BEFORE_BOT,
     ActorKind,
     Match,
@@ -407,10 +409,74 @@ def time_out(match_id: int, now=None) -> bool:
         return True
 
 
+def seats_yet_to_move(match: Match, seats: list[Seat]) -> list[int]:
+    """The seats that have not yet moved themselves: no move of their player
+    (a bot seated from the start counts its own moves), whatever the clock
+    or a bot taking the seat over played for them. One query."""
+    played = set(
+        Move.objects.filter(
+            match=match, seq__gt=0, actor_kind__in=[ActorKind.PLAYER, ActorKind.BOT]
+        )
+        .exclude(action__type=MODERATION)
+        .values_list("seat", "actor_kind")
+        .distinct()
+    )
+    return [
+        seat.index
+        for seat in seats
+        if (seat.index, ActorKind.PLAYER) not in played
+        and not (seat.user_id is None and (seat.index, ActorKind.BOT) in played)
+    ]
+
+
+def ends_early(match: Match, seats: list[Seat]) -> bool:
+    """Would a resignation or a loss on time now end the match before each
+    seat has moved? Such a match is aborted rather than finished (``abort_early``)."""
+    return match.n_seats == 2 and bool(seats_yet_to_move(match, seats))
+
+
+def abort_early(match: Match, seats: list[Seat], seat: Seat, how: str) -> None:
+    """End a match that ``seat`` ended (``how``: "resigned", "time") before
+    each seat had moved: aborted, so nobody's rating changes, as lichess and
+    Board Game Arena abort a game left before both sides moved (a second
+    account resigning at once must not feed a rating). The result says who
+    ended it, for the end banner, the log, and the ladders and tournaments,
+    which score it as that seat's forfeit (``Match.ended_early_by``)."""
+    match.status = MatchStatus.ABORTED
+    match.finished_at = timezone.now()
+    match.deadline = match.wake_at = match.waiting_on = match.bots_due_at = None
+    match.undo_request = None
+    match.result = {
+        "ranks": [],
+        "scores": [],
+        "details": {"reason": EARLY_END, "ended": how, "seat": seat.index},
+    }
+    signals.match_ended.send(sender=Match, match=match, seats=seats)
+    for other in seats:
+        if other.user_id and other.index != seat.index and not other.is_bot:
+            notifications.queue(other.user, match, NotificationKind.MATCH_FINISHED)
+
+
 def lose_on_time(match: Match, seats: list[Seat], seat: Seat, details: dict) -> None:
-    """End a two-player match with ``seat`` ranked last (loss on time)."""
+    """End a two-player match with ``seat`` ranked last (loss on time), or
+    abort it if it ends before each seat has moved (``abort_early``)."""
     seat.status = SeatStatus.TIMED_OUT
     seat.save(update_fields=["status"])
+    if ends_early(match, seats):
+        how = "deactivated" if details.get("reason") == "deactivated" else "time"
+        match.version += 1
+        entry = {"type": MODERATION, "op": "early_abort", "seat": seat.index, "ended": how}
+        Move.objects.create(
+            match=match,
+            seq=match.version,
+            seat=seat.index,
+            action=entry,
+            events=[entry],
+            actor_kind=ActorKind.TIMEOUT,
+        )
+        abort_early(match, seats, seat, how)
+        match.save()
+        return
     ranks = [2 if s.index == seat.index else 1 for s in seats]
     scores = [None] * len(seats)
     finish_match(

@@ -52,6 +52,9 @@ class Standing(Protocol):
     def leaders(self, game_keys: Iterable[str], n: int) -> dict[str, list[Leader]]:
         """{game key: its best ranked players, then provisional ones} in one query."""
 
+    def uncounted_note(self, match) -> str:
+        """Why a finished rated match changed no rating, in words ("" if it did)."""
+
 
 _standing: Standing | None = None
 
@@ -85,3 +88,11 @@ def changes_in(match) -> dict[int, RatingWords]:
 def leaders(game_keys: Iterable[str], n: int) -> dict[str, list[Leader]]:
     """The top ``n`` of each game: ranked players first, then provisional ones."""
     return _lent().leaders(game_keys, n)
+
+
+def uncounted_note(match, changes: dict[int, RatingWords]) -> str:
+    """Why a finished rated match whose ``changes`` are none changed no
+    rating (the same players' results past the limit), or ""."""
+    if not match.rated or changes or match.status != "finished":
+        return ""
+    return _lent().uncounted_note(match)

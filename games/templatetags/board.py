@@ -12,6 +12,7 @@ from django.template import engines
 from django.utils.safestring import mark_safe
 
 from games.panel import icons, presenters
+from games.panel.jinja import unique_ids
 
 register = template.Library()
 
@@ -22,6 +23,24 @@ def draw_board(context):
     (games/jinja.py), drawn from this page's context."""
     board = engines["jinja2"].env.get_template(context["board_template"])
     return mark_safe(board.render(context.flatten()))  # escaped by the environment
+
+
+@register.simple_tag(takes_context=True)
+def draw_record_board(context, drawn, unique=False):
+    """One of the printable record's boards (``games.history.replay.RecordBoard``):
+    its template drawn as a spectator sees it, without choices, highlights or a
+    private part; with ``unique`` every id it declares made its own by its step
+    ("-s5"), so several boards share a page."""
+    board = engines["jinja2"].env.get_template(drawn.template)
+    values = {
+        **context.flatten(),
+        "board": drawn.board,
+        "choices": None,
+        "private": None,
+        "changed": frozenset(),
+    }
+    html = board.render(values)
+    return mark_safe(unique_ids(html, f"s{drawn.step}") if unique else html)  # escaped
 
 
 @register.simple_tag

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from core.forms import MAX_ID
 from games import i18n
 from games.engine import registry
+from games.lobby.services import PRIVATE_RATED
 from games.models import (
     TIME_BANK_CHOICES,
     TIME_BANK_INCREMENT_CHOICES,
@@ -96,7 +97,8 @@ class CreateMatchForm(forms.Form):
         initial=True,
         required=False,
         help_text=_(
-            "The result changes the players' ratings. A match with a bot in a seat is never rated."
+            "The result changes the players' ratings. Only a public match can be rated, "
+            "and a match with a bot in a seat never is."
         ),
     )
     min_rating = forms.IntegerField(
@@ -111,6 +113,8 @@ class CreateMatchForm(forms.Form):
         low, high = cleaned.get("min_rating"), cleaned.get("max_rating")
         if low is not None and high is not None and low > high:
             self.add_error("max_rating", _("The lowest rating must not be above the highest."))
+        if cleaned.get("rated") and cleaned.get("visibility") == Visibility.PRIVATE:
+            self.add_error("rated", PRIVATE_RATED)
         return cleaned
 
     def clean_takeover_level(self):

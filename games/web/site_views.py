@@ -33,7 +33,7 @@ from core.errors import ServiceError
 from games.correspondence import compose, inbox
 from games.dispatch import notifications
 from games.engine import registry
-from games.lobby import listings
+from games.lobby import listings, sections
 from games.lobby.services import (
     create_match,
     play_bot,
@@ -79,6 +79,7 @@ def lobby(request):
         "open_matches": listings.open_public_matches(user),
         "games": listings.game_tiles(),
         "play_bot_form": PlayBotForm(),
+        "sections": sections.sections_for(user),
     }
     if user.is_authenticated:
         context.update(

@@ -2,6 +2,7 @@
 nested viewports, styled by the rules that can apply, labels drawn as
 outlines, so that resvg draws a board in a fraction of the time."""
 
+import html
 import io
 import math
 import re
@@ -187,3 +188,48 @@ def test_a_crowded_board_is_a_palette_picture_as_readable_in_an_email_under_the_
         part.get_content_type() == "image/png" for part in message.message().walk()
     )  # the picture is in it
     assert len(message.message().as_bytes()) <= EMAIL_BYTES_AT_MOST
+
+
+# -- Drakon's picture: the lair and the player's own tiles (issue 39, item 7) -------------
+
+# A room of the lair is at least this many pixels wide in the 480 px picture.
+DRAKON_ROOM_PX_AT_LEAST = 48
+
+
+def _drakon_sheet(match, seat) -> str:
+    """The picture's sheet before its labels become outlines."""
+    html, scene = board_picture.board_scene(match, seat)
+    focus = board_picture.presenters.get(match.game_key).picture_focus(scene.board, seat)
+    return board_picture.sheet(html, focus)
+
+
+def _room_px(sheet_svg: str) -> float:
+    """How wide a room of the lair (64 units) is in the 480 px picture: the
+    lair is the sheet's first drawing, a group scaled from its own units."""
+    lair = re.search(r'<g transform="translate\([\d. -]+\) scale\(([\d.]+)\)"', sheet_svg)
+    assert lair, "the lair is the first drawing"
+    return 64 * float(lair.group(1)) * board_picture.PICTURE_WIDTH / board_picture.SHEET_WIDTH
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("n_seats", "steps"), [(2, 1), (2, 40), (6, 150)])
+def test_a_drakon_picture_is_its_lair_large_and_the_players_own_tiles_named(n_seats, steps):
+    """The picture holds what a player decides from: the lair, cropped to its
+    rooms and as large as the width allows (a room at least 48 px wide at 480
+    px), and the player's own tiles, each with its name; not the key to the
+    chambers (17 unlabelled tiles) nor the heroes' colour dots."""
+    match, seat = _long_match("drakon", n_seats, steps=steps)
+    svg = _drakon_sheet(match, seat)
+    assert _room_px(svg) >= DRAKON_ROOM_PX_AT_LEAST, _room_px(svg)
+    view = registry.get("drakon").view(match.state, seat)
+    mine = board_picture.presenters.get("drakon").private_context(view, seat, [], None)
+    names = [str(tile["name"]) for tile in mine["hand"]]
+    assert names or steps > 100  # late in a long match a hand may be empty
+    assert all(html.escape(name) in svg for name in names), names
+    # The lair, then each own tile: nothing else is drawn.
+    html_, scene = board_picture.board_scene(match, seat)
+    focus = board_picture.presenters.get("drakon").picture_focus(scene.board, seat)
+    placed, _labels, _height = board_picture.focused_layout(html_, focus)
+    assert len(placed) == 1 + len(names)
+    png = board_picture.render_png(board_picture._texts_as_paths(svg))
+    assert int.from_bytes(png[16:20], "big") == board_picture.PICTURE_WIDTH

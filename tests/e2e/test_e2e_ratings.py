@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games.lobby import services as lobby
 from games.models import TimeoutPolicy
 from players.models import Rating
+from tests.conftest import each_seat_moves
 from tests.e2e.helpers import log_in, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,6 +26,7 @@ def test_a_rated_match_ends_with_new_ratings_and_linked_player_pages(live_server
         user=alice, game_key="nogi", n_seats=2, timeout_policy=TimeoutPolicy.LOSS, rated=True
     )
     lobby.join_match(user=bob, match=match)
+    each_seat_moves(match)  # resigning before that would abort the match (below)
     url = f"{live_server.url}/m/{match.pk}/"
 
     bobs = window("bob")
@@ -65,3 +67,27 @@ def test_a_rated_match_ends_with_new_ratings_and_linked_player_pages(live_server
     page.goto(live_server.url + "/players/alice/")
     box = page.locator("#rating-nogi .rating-chart svg").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def test_resigning_before_each_seat_moved_aborts_the_match_and_says_so(live_server, window):
+    """A second account that joins and resigns at once feeds no rating: the
+    banner says the match was aborted and why, and no rating changed."""
+    alice, bob = make_player("alice"), make_player("bob")
+    match = lobby.create_match(
+        user=alice, game_key="nogi", n_seats=2, timeout_policy=TimeoutPolicy.LOSS, rated=True
+    )
+    lobby.join_match(user=bob, match=match)
+    bobs = window("bob")
+    log_in(bobs.page, live_server.url, "bob")
+    bobs.page.goto(f"{live_server.url}/m/{match.pk}/")
+    bobs.page.locator("details.resign summary").click()
+    bobs.page.locator("#resign-button").click()
+    final = bobs.page.locator("#final")
+    expect(final.locator("#final-title")).to_have_text("The match was aborted.")
+    expect(final.locator(".final-reason")).to_contain_text(
+        "bob resigned before each player had moved."
+    )
+    expect(final.locator(".final-reason")).to_contain_text("no rating changes")
+    expect(bobs.page.locator("#my-rating-change")).to_have_count(0)
+    assert not Rating.objects.filter(rated_matches__gt=0).exists()
+    bobs.assert_clean()

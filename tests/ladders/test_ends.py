@@ -118,8 +118,11 @@ def test_a_deactivated_player_mid_match_loses_it_and_moves_nobody(ladder_of, mod
     moderation.deactivate_user(moderator, p3, "spam in every chat")
     playing.refresh_from_db()
     playing.match.refresh_from_db()
-    # The deactivated challenger lost on time: no change for the others.
-    assert playing.match.status == MatchStatus.FINISHED
+    # The deactivated challenger lost on time before each seat moved: the
+    # match is aborted (unrated), and on the ladder it is their loss: no
+    # change for the others.
+    assert playing.match.status == MatchStatus.ABORTED
+    assert playing.match.ended_early_by == 0
     assert playing.outcome == Outcome.LOST and not playing.moved
     assert order() == ["p1", "p2"]
 

@@ -9,6 +9,7 @@ from games.lobby import services as lobby
 from games.models import MatchStatus
 from games.moderation import actions as moderation
 from games.play import safety
+from tests.conftest import each_seat_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,8 @@ def test_sent_once_when_a_match_finishes(alice, bob, heard):
     lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
     assert heard == []
+    match = each_seat_moves(match)  # resigning before that aborts the match
+    heard.clear()
     safety.resign(user=alice, match=match)
     alice_seat = match.seats.get(user=alice).index
     ranks = [(i, 2 if i == alice_seat else 1) for i in (0, 1)]

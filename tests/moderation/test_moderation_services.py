@@ -21,7 +21,7 @@ from games.models import (
 )
 from games.moderation import actions as moderation
 from games.play import services
-from tests.conftest import play_one
+from tests.conftest import each_seat_moves, play_one
 
 pytestmark = pytest.mark.django_db
 REASON = "player asked for help"
@@ -201,10 +201,20 @@ def test_deactivate_user(started_match, nogi, alice, moderator, client):
 def test_deactivated_player_loses_a_two_player_match_on_time(alice, bob, moderator):
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=2, timeout_policy="loss")
     lobby.join_match(user=bob, match=match)
+    each_seat_moves(match)  # before that, the match would be aborted (below)
     moderation.deactivate_user(moderator, bob, "cheating with a second account")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert [s.rank for s in match.seats.order_by("index")] == [1, 2]
+
+
+def test_deactivating_a_player_before_each_seat_moved_aborts_the_match(alice, bob, moderator):
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2, timeout_policy="loss")
+    lobby.join_match(user=bob, match=match)
+    moderation.deactivate_user(moderator, bob, "cheating with a second account")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ABORTED and match.ended_early_by == 1
+    assert match.moves.order_by("-seq").first().action["ended"] == "deactivated"
 
 
 def test_players_and_plain_staff_may_not_moderate(started_match, alice):

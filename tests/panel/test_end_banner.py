@@ -18,6 +18,7 @@ from games.engine import registry
 from games.lobby import services as lobby
 from games.models import Match, MatchStatus, SeatStatus, TimeoutPolicy
 from games.play import safety, services, timeouts
+from tests.conftest import each_seat_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,9 @@ SIDE_WINS = {"dragon": "The dragon wins.", "dwarves": "The dwarves win."}
 @pytest.mark.parametrize("policy", [TimeoutPolicy.BOT_STRIKES, TimeoutPolicy.LOSS])
 @pytest.mark.parametrize("key", GAMES)
 def test_resigning_a_two_player_match_ends_it_and_the_banner_says_so(alice, bob, key, policy):
-    match = two_player(alice, bob, key, policy)
+    # Each seat has moved: resigning before that aborts the match instead
+    # (tests/players/test_fair_ratings.py).
+    match = each_seat_moves(two_player(alice, bob, key, policy))
     page = Client()
     page.force_login(bob)
     before = page.get(reverse("match_detail", args=[match.pk])).content.decode()
@@ -77,7 +80,7 @@ def test_resigning_a_two_player_match_ends_it_and_the_banner_says_so(alice, bob,
 
 @pytest.mark.parametrize("key", GAMES)
 def test_a_loss_on_time_names_the_late_player_and_the_winner(alice, bob, key):
-    match = two_player(alice, bob, key, TimeoutPolicy.LOSS)
+    match = each_seat_moves(two_player(alice, bob, key, TimeoutPolicy.LOSS))
     game = registry.get(key)
     late = match.seats.get(index=game.current_seats(match.state)[0]).user
     other = bob if late == alice else alice

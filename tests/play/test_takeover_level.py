@@ -21,6 +21,7 @@ from games.lobby import services as lobby
 from games.models import Match, MatchStatus, SeatStatus, TakeoverLevel
 from games.moderation import actions as moderation
 from games.play import safety, services, timeouts
+from tests.conftest import each_seat_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +128,7 @@ def test_the_heuristic_match_keeps_the_heuristic(make_user):
 
 def test_a_rematch_keeps_the_level(make_user):
     match, users = _started(make_user, "again", n=2, takeover_level=TakeoverLevel.STRONG)
+    match = each_seat_moves(match)  # else resigning aborts the match
     safety.resign(user=users[1], match=match)  # two players: the match ends
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED

@@ -9,6 +9,7 @@ from games.lobby import services as lobby
 from games.models import TimeoutPolicy, Visibility
 from games.play import chat
 from players.models import Rating
+from tests.conftest import each_seat_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,7 @@ def finished_rated(winner, loser):
         user=winner, game_key="nogi", n_seats=2, timeout_policy=TimeoutPolicy.LOSS
     )
     lobby.join_match(user=loser, match=match)
+    each_seat_moves(match)  # resigning before that would abort the match
     client_for(loser).post(reverse("match_resign", args=[match.pk]))
     match.refresh_from_db()
     return match

@@ -26,6 +26,7 @@ from players.models import (
     RatingChange,
     display_of,
 )
+from tests.conftest import each_seat_moves
 from tests.players.conftest import finish, start_match
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +170,7 @@ def test_a_resigner_is_ranked_last_and_rated_so(players):
 
 def test_resigning_a_two_player_loss_on_time_match_loses_it(players):
     ann, ben = players[:2]
-    match = start_match([ann, ben], timeout_policy=TimeoutPolicy.LOSS)
+    match = each_seat_moves(start_match([ann, ben], timeout_policy=TimeoutPolicy.LOSS))
     safety.resign(user=ann, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
@@ -185,6 +186,7 @@ def test_a_loss_on_time_is_the_players_result(players):
         timeout_policy=TimeoutPolicy.LOSS,
         time_per_move=timedelta(hours=1),
     )
+    match = each_seat_moves(match)  # else the loss on time aborts the match
     (late,) = registry.get("hatchlings").current_seats(match.state)
     late_user = [ann, ben][late]
     assert timeouts.wake_match(match.pk, now=match.deadline + timedelta(seconds=1)) == "timed out"

@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.errors import ServiceError
 from games.lobby import services as lobby
 from games.models import MatchStatus, Notification
+from tests.conftest import each_seat_moves
 from tests.tournaments.conftest import (
     entered,
     finish,
@@ -263,7 +264,8 @@ def test_a_round_robin_withdrawal_mid_round_gives_later_opponents_a_bye(people):
     first = next(m for m in running_matches(tournament) if m.seats.filter(user=leaver).exists())
     services.withdraw(user=leaver, tournament=tournament)
     first.refresh_from_db()
-    assert first.status == MatchStatus.FINISHED
+    # Resigned before each seat moved: aborted and unrated, scored as a forfeit.
+    assert first.status == MatchStatus.ABORTED and first.ended_early_by is not None
     rng = random.Random(4)
     assert play_round(tournament, rng) == "next round"
     won = Placement.objects.get(match=first, entrant_id=scheduled[0])
@@ -286,6 +288,7 @@ def test_a_timeout_in_a_tournament_match_counts_as_the_match_rules_say(people):
     tournament = entered(new_tournament(people[0], timeout_policy="loss"), people[1:2])
     start_now(tournament)
     (match,) = running_matches(tournament)
+    match = each_seat_moves(match)  # else the match is aborted (a forfeit all the same)
     (to_move,) = match.seats_to_move(registry.get(match.game_key))
     late = match.seats.get(index=to_move).user
     assert timeouts.wake_match(match.pk, now=match.deadline + timedelta(seconds=1)) == "timed out"

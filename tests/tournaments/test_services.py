@@ -13,6 +13,7 @@ from django.utils import timezone
 from core.errors import Conflict, ServiceError
 from games.models import Match, MatchStatus, ModerationAction, Notification, Seat, SeatStatus
 from games.moderation import actions as moderation
+from tests.conftest import each_seat_moves
 from tests.tournaments.conftest import (
     entered,
     finish,
@@ -172,9 +173,13 @@ def test_withdrawing_mid_round_forfeits_the_match_and_later_rounds(people):
     match = next(m for m in running_matches(tournament) if m.seats.filter(user=leaver).exists())
     services.withdraw(user=leaver, tournament=tournament)
     match.refresh_from_db()
-    assert match.status == MatchStatus.FINISHED
-    assert Seat.objects.get(match=match, user=leaver).rank == 2
+    # Resigned before each seat moved: aborted and unrated, but the leaver's
+    # forfeit in the tournament.
+    leaver_seat = Seat.objects.get(match=match, user=leaver).index
+    assert match.status == MatchStatus.ABORTED and match.ended_early_by == leaver_seat
     assert play_round(tournament, rng) == "next round"
+    forfeit = Placement.objects.get(match=match, entrant__user=leaver)
+    assert (forfeit.points, forfeit.rank, forfeit.aborted) == (0.0, 2, False)
     entry = Entrant.objects.get(tournament=tournament, user=leaver)
     assert entry.status == EntrantStatus.WITHDRAWN
     assert not Placement.objects.filter(entrant=entry, round__number=2).exists()
@@ -205,6 +210,7 @@ def test_a_deactivated_player_loses_the_match_in_play_and_is_not_paired_again(pe
     start_now(tournament)
     gone = people[3]
     match = next(m for m in running_matches(tournament) if m.seats.filter(user=gone).exists())
+    each_seat_moves(match)  # else the match is aborted, the same forfeit
     moderation.deactivate_user(moderator, gone, "spam accounts in chat")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED

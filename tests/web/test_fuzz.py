@@ -55,6 +55,7 @@ from games.models import DeliveryStatus, Notification, NotificationKind, Visibil
 from games.play import chat, safety
 from ladders import services as ladders
 from ladders.models import Entry
+from matchmaking import services as quick_match
 from tournaments import services as tournament_services
 from tournaments.models import Entrant
 
@@ -258,6 +259,21 @@ ENDPOINTS: dict[str, Endpoint] = {
         ("reason", "confirm"), "ladder_challenge", ADMIN_ROLES
     ),
     "admin:login": Endpoint(("username", "password", "next"), roles=ADMIN_ROLES),
+    # Quick match: a request (game, counts, clocks, window, options), a withdrawal.
+    "quick_match": Endpoint(
+        (
+            "game",
+            "counts",
+            "clock_min",
+            "clock_max",
+            "rated",
+            "window",
+            "opt_nogi_first_player",
+            "opt_drakon_team_play",
+            "bots_after",
+        )
+    ),
+    "quick_match_withdraw": Endpoint(("next",), "quick_request", MATCH_ROLES),
     # Tournaments: a new one, entering, leaving and withdrawing, and the desk.
     "tournament_create": Endpoint(
         (
@@ -318,6 +334,7 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "ladder_detail": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "tournament_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "tournament_detail": Endpoint(("page",), "tournament_page", MATCH_ROLES, method="get"),
+    "quick_match": Endpoint(("game",), roles=MATCH_ROLES, method="get"),
     "admin:games_match_changelist": Endpoint(
         ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
         roles=ADMIN_ROLES,
@@ -328,7 +345,7 @@ GET_EXAMPLES = max(1, EXAMPLES // 3)
 
 # Admin pages covered by "admin:read_only_pages": every page Django's admin
 # makes for a model of Smoki's, but those with their own entry above.
-SMOKI_APPS = ("games", "accounts", "players", "ladders", "tournaments")
+SMOKI_APPS = ("games", "accounts", "players", "ladders", "tournaments", "matchmaking")
 ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
 
 # Views that accept POST but are not Smoki's to fuzz, each with why.
@@ -348,6 +365,7 @@ NOT_FUZZED = {
     "admin:jsi18n": "no form: the admin's JavaScript catalogue",
     "admin:view_on_site": "no form: a redirect to the object's page",
     "admin:password_change_done": "no form: a confirmation page",
+    "admin:players_suspicious_pairs": "no form: POST shows the list as GET does",
     "account_email_verification_sent": "no form: a confirmation page",
 }
 
@@ -502,6 +520,14 @@ class FuzzEveryForm(TestCase):
         )
         tournament_services.join(user=cls.erin, tournament=cls.running_tournament)
         tournament_services.start(cls.running_tournament.pk, now=start)
+        # Quick match: alice's request waits ("seat"), carol's too, and one
+        # of alice's was withdrawn.
+        day = timedelta(days=1)
+        ask = {"counts": [2, 3], "clock_min": day, "clock_max": 7 * day}
+        cls.quick_done = quick_match.request(cls.alice, game_key="drakon", **ask)
+        quick_match.withdraw(cls.alice, cls.quick_done.pk)
+        cls.quick_mine = quick_match.request(cls.alice, game_key="nogi", **ask)
+        cls.quick_others = quick_match.request(cls.carol, game_key="", **ask)
         game = registry.get("nogi")
         seat = cls.active.seats.get(user=cls.alice).index
         legal = game.legal_actions(cls.active.state, seat) or game.legal_actions(
@@ -647,6 +673,15 @@ class FuzzEveryForm(TestCase):
                 entrant = Entrant.objects.filter(tournament_id=min(pk, 10**6)).first()
                 return reverse(name, args=[entrant.pk if entrant else 10**6])
             return reverse(name, args=[pk])
+        if args == "quick_request":
+            pk = {
+                "mine": self.quick_mine.pk,
+                "others": self.quick_others.pk,
+                "done": self.quick_done.pk,
+                "missing": 10**6,
+                "huge": 2**63,
+            }[target]
+            return reverse(name, args=[pk])
         if args == "admin_page":
             page, which = target
             if page.endswith(("_changelist", "_add")):
@@ -707,6 +742,7 @@ TARGETS = {
     "challenge": st.sampled_from(["mine", "others", "done", "missing", "huge"]),
     "ladder_challenge": st.sampled_from(["open", "done", "missing"]),
     "ladder_entry": st.sampled_from(["real", "missing"]),
+    "quick_request": st.sampled_from(["mine", "others", "done", "missing", "huge"]),
 }
 _TOURNAMENTS = st.sampled_from(["open", "running", "missing", "huge"])
 _TOURNAMENT_ACTIONS = st.sampled_from(["join", "leave", "withdraw", "explode", "²", "x" * 60])

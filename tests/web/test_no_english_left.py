@@ -216,6 +216,18 @@ def pages_of_a_player(language: str):
             (mine, f"/tournaments/{tournament.pk}/"),
             (theirs, f"/tournaments/{tournament.pk}/"),
         ]
+    # Quick match: the form for one game and for any game, a request
+    # waiting (the page and the lobby), one seated with its news in the bell.
+    from matchmaking import services as quick_match
+
+    day = timedelta(days=1)
+    ask = {"counts": [2, 3], "clock_min": day, "clock_max": 7 * day, "window": 200}
+    quick_match.request(me, game_key="seven_dragons", **ask)
+    quick_match.request(other, game_key="seven_dragons", **ask)
+    quick_match.match_waiting()
+    quick_match.request(me, game_key="nogi", **ask)
+    for path in ("/quick-match/", "/quick-match/?game=drakon", "/quick-match/?game=any", "/"):
+        visits.append((mine, path))
     visits += [(mine, "/notifications/"), (mine, f"/players/{me.username}/")]
     return visits, {me.username, other.username}
 
@@ -244,6 +256,7 @@ def test_no_english_on_the_pages_before_logging_in(language):
         "/accounts/signup/",
         "/accounts/password/reset/",
         "/archive/",
+        "/quick-match/",
     ):
         html = visitor.get(path).content.decode()
         assert f'<html lang="{language}">' in html, path

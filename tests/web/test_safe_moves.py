@@ -21,7 +21,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.play import safety, services
-from tests.conftest import user_to_move
+from tests.conftest import each_seat_moves, user_to_move
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -152,6 +152,7 @@ def test_resigning_a_loss_on_time_match_loses_it(alice, bob):
         user=alice, game_key="nogi", n_seats=2, timeout_policy=TimeoutPolicy.LOSS
     )
     lobby.join_match(user=bob, match=match)
+    each_seat_moves(match)  # resigning before that aborts the match
     safety.resign(user=bob, match=match)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED

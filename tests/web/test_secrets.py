@@ -46,6 +46,8 @@ def pages_for(client, match):
         # checked for every game in tests/conformance/test_secrets.py.
         reverse("tournament_list"),
         reverse("ladder_list"),
+        # Quick match: the page lists a player's seated requests with their match.
+        reverse("quick_match"),
     ]
     return {url: normalise(client.get(url).content.decode()) for url in urls}
 

@@ -18,6 +18,7 @@ from games.catalog.drakon.presenter.board import (
     board_context,
     changed,
     pattern_arrows,
+    picture_focus,
     private_context,
 )
 from games.catalog.drakon.presenter.clicks import action_steps
@@ -65,6 +66,7 @@ __all__ = [
     "describe_event",
     "describe_pending",
     "final_summary",
+    "picture_focus",
     "private_context",
     "hero_name",
     "option_labels",

@@ -30,6 +30,7 @@ from games.catalog.drakon.presenter.texts import (
     room_text,
     room_with_place,
 )
+from games.catalog.drakon.presenter.words import room_words
 from games.catalog.drakon.rules import MASKS, arrows_of
 
 CELL = 64
@@ -195,6 +196,7 @@ class RoomTile:
     coins: int = 0  # coins lying on the room (the first edition's Start)
     icon: str = ""
     origin: str = "entrance"  # the room places are named from (the first edition's Start)
+    words: str = ""  # the room's line of the board in words: its name on the drawn board
 
     @property
     def title(self) -> str:
@@ -291,6 +293,47 @@ def private_context(view: dict, viewer: int | None, names: list[str], choices=No
     }
 
 
+# The email's picture shows at most this many cells a side of the lair, so a
+# room is at least 48 px wide in the 480 px picture (64 units of 640).
+PICTURE_CELLS_WIDE = 10
+PICTURE_CELLS_TALL = 12
+
+
+def picture_focus(board: dict | None, viewer: int | None = None) -> dict | None:
+    """What the email's picture draws (``games/panel/presenters.py:
+    default_picture_focus``): the lair cropped to its rooms (a quarter of a
+    cell around them); a lair larger than ``PICTURE_CELLS_WIDE`` by
+    ``PICTURE_CELLS_TALL`` cells is cropped to that many around the viewer's
+    hero (else the pieces' middle), so its rooms stay readable; then the
+    player's own tiles. Not the key to the chambers nor the heroes' dots."""
+    tiles = (board or {}).get("tiles") or []
+    if not tiles:
+        return None
+    cell = board["cell"]
+    pad = cell // 4
+    left = min(t.x for t in tiles) - pad
+    top = min(t.y for t in tiles) - pad
+    right = max(t.x for t in tiles) + cell + pad
+    bottom = max(t.y for t in tiles) + cell + pad
+    width = min(right - left, PICTURE_CELLS_WIDE * cell)
+    height = min(bottom - top, PICTURE_CELLS_TALL * cell)
+    pieces = board.get("pieces") or []
+    mine = [p for p in pieces if p.key == f"hero:{viewer}"]
+    around = mine or pieces
+    if around:
+        cx = sum(p.cx for p in around) / len(around)
+        cy = sum(p.cy for p in around) / len(around)
+    else:
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+    x = min(max(left, cx - width / 2), right - width)
+    y = min(max(top, cy - height / 2), bottom - height)
+    return {
+        "box": (round(x), round(y), width, height),
+        "cell": cell,
+        "own": _("Your tiles"),
+    }
+
+
 def board_context(view: dict, viewer: int | None, names: list[str], choices=None) -> dict:
     rooms = view["board"]
     cells = [(r["x"], r["y"]) for r in rooms]
@@ -324,6 +367,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     height = 2 * MARGIN + max(tall, MIN_CELLS) * CELL
 
     tiles = []
+    words = room_words(view, names)
     for room in rooms:
         ox, oy = frame.origin(room["x"], room["y"])
         cx, cy = ox + CELL // 2, oy + CELL // 2
@@ -345,6 +389,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 coins=(view.get("start_coins") or 0) if room["room"] == "start" else 0,
                 icon=ROOM_ICON.get(room["room"], ""),
                 origin=origin_of(view),
+                words=words.get(room["at"], ""),
             )
         )
 
