@@ -23,7 +23,8 @@ import subprocess
 import sys
 import time
 
-STOP_SECONDS = 5.0
+WARM_SECONDS = 1.5  # a worker's warm shutdown, before what is left of it is killed
+STOP_SECONDS = 5.0  # then whatever is left is killed
 
 
 def commands(host: str, port: int, schedule: str) -> list[tuple[str, list[str]]]:
@@ -57,8 +58,13 @@ class Processes:
     def start(self, name: str, argv: list[str]) -> None:
         self.running[name] = subprocess.Popen(argv, start_new_session=True)
 
+    def _wait_until(self, deadline: float) -> None:
+        while time.monotonic() < deadline and any(p.poll() is None for p in self.running.values()):
+            time.sleep(0.1)
+
     def stop(self, *_signal) -> None:
-        """TERM to each (once), then KILL whatever is left after ``STOP_SECONDS``."""
+        """TERM to each (once), KILL to what is left of a worker after
+        ``WARM_SECONDS``, then to whatever is left after ``STOP_SECONDS``."""
         if self.stopping:
             return  # a second Ctrl-C, or the TERM uv forwards: the stop is under way
         self.stopping = True
@@ -72,9 +78,14 @@ class Processes:
                     os.killpg(process.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
-        deadline = time.monotonic() + STOP_SECONDS
-        while time.monotonic() < deadline and any(p.poll() is None for p in self.running.values()):
-            time.sleep(0.1)
+        started = time.monotonic()
+        self._wait_until(started + WARM_SECONDS)
+        for name in ("worker", "bots"):  # a warm shutdown has had its time
+            process = self.running.get(name)
+            if process is not None:  # its pool and beat too, even if it has exited
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+        self._wait_until(started + STOP_SECONDS)
         for process in self.running.values():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)  # pool processes, a reloaded server

@@ -189,7 +189,7 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
             (
                 refs[a],
                 [
-                    "■" if a == b else points_text(cross[a].get(b)) if b in cross[a] else ""
+                    None if a == b else points_text(cross[a].get(b)) if b in cross[a] else ""
                     for b in order
                 ],
             )

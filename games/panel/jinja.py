@@ -136,9 +136,11 @@ def choice_attrs(context, choice, extra_class: str = "") -> dict[str, str]:
 
 
 @jinja2.pass_context
-def board_choice(context, choice, extra_class: str = "", caller=None):
+def board_choice(context, choice, extra_class: str = "", caller=None, name=None):
     """What ``caller`` draws, wrapped in the link of ``choice``; drawn as it is
-    when the choice is None (not clickable now).
+    when the choice is None (not clickable now). The link is named by the choice's
+    label, or by ``name`` when the piece it wraps says more (a Drako dwarf and the
+    hex it stands on).
 
     Always a real link (``<a href>``, in HTML or SVG): the browser itself
     focuses it and follows it on Enter (``static/js/smoki.js`` adds Space), and
@@ -150,6 +152,8 @@ def board_choice(context, choice, extra_class: str = "", caller=None):
     if choice is None:
         return inner
     attrs = choice_attrs(context, choice, extra_class)
+    if name:
+        attrs["aria-label"] = str(name)
     if CHANGED_BADGE in inner:
         # The link's name replaces the words inside it: it says the hidden "changed" too.
         attrs["aria-label"] = gettext(CHANGED_CHOICE) % {"choice": attrs["aria-label"]}

@@ -1,7 +1,8 @@
 /* Smoki's small script: everything works without it; it only helps.
  * - tells the site whether this is a touch screen (moves then ask to confirm, by default);
  * - keeps the keyboard focus where the play is: after each step of a move on the next
- *   choice (on the board when the click was on the board), after a move on the board;
+ *   choice (on the board when the click was on the board, with the board's choices
+ *   brought into view together), after a move on the board;
  *   when the poll brings the turn back, on the first choice, unless the player is typing
  *   (chat, notes, any field);
  * - shows "your turn" in the tab title and the icon, and says it in a live region;
@@ -9,7 +10,8 @@
  * - on a phone, folds the sticky "Your move" box to its one-line summary while the board
  *   offers every choice, so the whole board can be seen; the player's own choice lasts
  *   for the tab (sessionStorage);
- * - a board's choices are links (Enter follows them): Space follows them too, as on a button.
+ * - a board's choices are links (Enter follows them): Space follows them too, as on a button;
+ * - "The board in words" stays open or folded as the player last left it (localStorage).
  */
 (function () {
   "use strict";
@@ -77,9 +79,32 @@
     link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
   });
 
+  // "The board in words" (a <details>, folded as drawn) stays as the player last left it,
+  // on every board of the site, across the panel's swaps, reloads and visits.
+  var WORDS = "smoki-board-words";
+  function showWords() {
+    var words = document.getElementById("board-text");
+    var said = null;
+    try { said = window.localStorage.getItem(WORDS); } catch (e) { return; }
+    if (words && words.tagName === "DETAILS" && said !== null) { words.open = said === "1"; }
+  }
+  document.addEventListener("toggle", function (event) {
+    if (!event.target || event.target.id !== "board-text") { return; }
+    try { window.localStorage.setItem(WORDS, event.target.open ? "1" : "0"); } catch (e) { return; }
+  }, true);
+  document.addEventListener("htmx:afterSwap", showWords);
+
   document.addEventListener("DOMContentLoaded", function () {
     showTurn(false);
     showChoices();
+    showWords();
+    // At the player's turn, the place to act is on the first screen (unless the page
+    // first tells what happened since the last visit, or a refusal or the end).
+    var panel = document.getElementById("match-panel");
+    if (panel && panel.dataset.myTurn === "1" && !document.getElementById("catch-up") &&
+        !panel.querySelector(".error, .final-banner") && !window.location.hash) {
+      showBoardChoices(panel);
+    }
     var zone = document.querySelector("select[name=timezone]");
     if (zone && zone.value === "UTC" && window.Intl) {
       var guess = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -108,6 +133,37 @@
     }
     target.focus();
     return document.activeElement === target;
+  }
+  // After a step, the choices the board highlights are brought into view together (on a
+  // phone above the sticky "Your move" box) when they fit, else the first of them: a tile
+  // chosen under a Drakon lair leaves the page where the lair's places show.
+  var BOARD_CHOICES = "#match-panel .board .board-choice[data-path], #match-panel #my-secrets .board-choice[data-path]";
+  function showBoardChoices(panel) {
+    var shown = Array.prototype.filter.call(panel.querySelectorAll(BOARD_CHOICES), visible);
+    if (!shown.length) { return; }
+    shown[0].scrollIntoView({ block: "nearest", inline: "nearest" });
+    var top = 0, bottom = window.innerHeight, margin = 8;
+    var box = document.getElementById("choices");
+    if (box && window.getComputedStyle(box).position === "sticky") {
+      bottom = Math.min(bottom, window.innerHeight - box.getBoundingClientRect().height);
+    }
+    var union = { top: Infinity, bottom: -Infinity };
+    shown.forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      union.top = Math.min(union.top, r.top);
+      union.bottom = Math.max(union.bottom, r.bottom);
+    });
+    if (union.bottom - union.top > bottom - top - 2 * margin) {
+      // Too many to show at once: the first at the top of the window.
+      var first = shown[0].getBoundingClientRect();
+      if (first.top < top || first.bottom > bottom) { window.scrollBy(0, first.top - top - margin); }
+      return;
+    }
+    if (union.top < top) {
+      window.scrollBy(0, union.top - top - margin);
+    } else if (union.bottom > bottom) {
+      window.scrollBy(0, union.bottom - bottom + margin);
+    }
   }
   function typing() {
     var active = document.activeElement;
@@ -157,6 +213,7 @@
       focusOn(panel.querySelector(".final-banner h2")) ||
       focusOn(panel.querySelector(".board")) ||
       focusOn(panel);
+    if (onBoard && !panel.querySelector(".error")) { showBoardChoices(panel); }
   });
 })();
 

@@ -49,6 +49,15 @@ def test_a_round_robin_page_has_a_crosstable(client, people):
         finish(match, [1, 2])
     text = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
     assert 'id="crosstable"' in text
+    # The diagonal (a player against themselves) says so in words; its square is a picture.
+    table = re.search(r'<table[^>]*id="crosstable".*?</table>', text, re.S).group(0)
+    diagonal = re.findall(r'<td class="cross-self">(.*?)</td>', table)
+    assert len(diagonal) == 3
+    for cell in diagonal:
+        assert cell == (
+            '<span aria-hidden="true">■</span><span class="visually-hidden">the same player</span>'
+        )
+    assert "<td>■</td>" not in table
 
 
 def test_join_leave_and_withdraw_through_the_page(client, people):

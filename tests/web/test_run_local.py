@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-STOPPED_WITHIN = 10.0  # seconds: config.run_local kills what is left after 5
+STOPPED_WITHIN = 5.0  # seconds: config.run_local kills what is left after 5 at most
 
 
 def _free_port() -> int:

@@ -325,7 +325,8 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
         Piece(
             figure=C.DRAGON,
             letter="D",
-            name=_("The dragon") + (" — " + _("held by the net") if dragon["netted"] else ""),
+            name=_("The dragon, on %(hex)s") % {"hex": hex_label(dragon["at"])}
+            + (" — " + _("held by the net") if dragon["netted"] else ""),
             colour=DRAGON_COLOUR,
             x=dx,
             y=dy,
@@ -344,8 +345,13 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             Piece(
                 figure=dwarf,
                 letter=C.DWARF_NAMES[dwarf][0],
-                name=_("%(dwarf)s, %(left)s of %(boxes)s boxes left")
-                % {"dwarf": dwarf_name(dwarf), "left": left, "boxes": C.DWARF_BOXES[dwarf]},
+                name=_("%(dwarf)s, on %(hex)s, %(left)s of %(boxes)s boxes left")
+                % {
+                    "dwarf": dwarf_name(dwarf),
+                    "hex": hex_label(record["at"]),
+                    "left": left,
+                    "boxes": C.DWARF_BOXES[dwarf],
+                },
                 colour=DWARF_COLOURS[dwarf],
                 x=x,
                 y=y,

@@ -46,6 +46,9 @@ ZOOM = 1.4
 # The least frame of the grid, in cards: 5 x 4 is 325 px wide at ZOOM (a phone's width).
 MIN_COLS = 5
 MIN_ROWS = 4
+# The strips above and left of the grid that number its columns and rows, as the log
+# names a card's place ("column 1, row -2"), so a place read in the log is found.
+AXIS = 12
 HAND_W = 40
 HAND_H = 56
 
@@ -302,8 +305,20 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     cols, rows = max(xs) - min_x + 1, max(ys) - min_y + 1
     # A small grid is centred in a frame of at least MIN_COLS x MIN_ROWS cards, so that
     # sized to a desktop's column the lone silver dragon is not blown up.
-    left = max(0, MIN_COLS - cols) * (CW + GAP) // 2
-    top = max(0, MIN_ROWS - rows) * (CH + GAP) // 2
+    left = AXIS + max(0, MIN_COLS - cols) * (CW + GAP) // 2
+    top = AXIS + max(0, MIN_ROWS - rows) * (CH + GAP) // 2
+    axes = {
+        "columns": [
+            {"n": x, "x": left + GAP + (x - min_x) * (CW + GAP) + CW // 2}
+            for x in range(min_x, min_x + cols)
+        ],
+        "rows": [
+            {"n": y, "y": top + GAP + (y - min_y) * (CH + GAP) + CH // 2}
+            for y in range(min_y, min_y + rows)
+        ],
+        "column_y": AXIS - 2,
+        "row_x": AXIS // 2,
+    }
     cols, rows = max(cols, MIN_COLS), max(rows, MIN_ROWS)
 
     def at(key: str) -> tuple[float, float]:
@@ -344,11 +359,12 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
             Cell(key=chosen_cell, x=x, y=y, label=cell_label(chosen_cell), target="chosen")
         )
     previews = _previews(view, by_key, chosen_cell, silver)
-    width = GAP + cols * (CW + GAP)
-    height = GAP + rows * (CH + GAP)
+    width = AXIS + GAP + cols * (CW + GAP)
+    height = AXIS + GAP + rows * (CH + GAP)
     return {
         "width": width,
         "height": height,
+        "axes": axes,
         "display_width": round(width * ZOOM),
         "display_height": round(height * ZOOM),
         "cells": cells,

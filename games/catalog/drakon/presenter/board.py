@@ -30,6 +30,7 @@ from games.catalog.drakon.presenter.texts import (
     room_text,
     room_with_place,
 )
+from games.catalog.drakon.presenter.words import room_words
 from games.catalog.drakon.rules import MASKS, arrows_of
 
 CELL = 64
@@ -195,6 +196,7 @@ class RoomTile:
     coins: int = 0  # coins lying on the room (the first edition's Start)
     icon: str = ""
     origin: str = "entrance"  # the room places are named from (the first edition's Start)
+    words: str = ""  # the room's line of the board in words: its name on the drawn board
 
     @property
     def title(self) -> str:
@@ -365,6 +367,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
     height = 2 * MARGIN + max(tall, MIN_CELLS) * CELL
 
     tiles = []
+    words = room_words(view, names)
     for room in rooms:
         ox, oy = frame.origin(room["x"], room["y"])
         cx, cy = ox + CELL // 2, oy + CELL // 2
@@ -386,6 +389,7 @@ def board_context(view: dict, viewer: int | None, names: list[str], choices=None
                 coins=(view.get("start_coins") or 0) if room["room"] == "start" else 0,
                 icon=ROOM_ICON.get(room["room"], ""),
                 origin=origin_of(view),
+                words=words.get(room["at"], ""),
             )
         )
 

@@ -64,23 +64,16 @@ def _room_at(view: dict, room: dict) -> str:
     return room_with_place(room["room"], room["at"], origin_of(view))
 
 
-def describe_board(view: dict, names: list[str]) -> list[str]:
-    """The labyrinth room by room, then the heroes, the pile and hoard, and the viewer's own."""
-    lines: list[str] = []
-    rooms = {room["at"]: room for room in view["board"]}
+def room_words(view: dict, names: list[str]) -> dict[str, str]:
+    """Each room of the lair in words, by its place: its name and place, its arrows,
+    who is there and the coins on it. The board in words lists them, and the drawn
+    board names each room by its line (so a screen reader does not read its glyphs)."""
     here: dict[str, list[str]] = {}
     for hero in view["heroes"]:
         if hero.get("at") is not None:
             here.setdefault(hero["at"], []).append(_who(view, hero, names))
     drakon = view.get("drakon")
-    if drakon and drakon in rooms:
-        lines.append(_("Drakon: %(room)s.") % {"room": _room_at(view, rooms[drakon])})
-    else:
-        lines.append(_("Drakon is not in the lair yet."))
-    lines.append(
-        ngettext("The lair has %(n)s chamber:", "The lair has %(n)s chambers:", len(rooms))
-        % {"n": len(rooms)}
-    )
+    words = {}
     for room in view["board"]:
         arrows = ", ".join(str(ARROW_NAMES[a]) for a in room["arrows"]) or _("none")
         line = _("%(room)s: arrows %(arrows)s.") % {"room": _room_at(view, room), "arrows": arrows}
@@ -91,7 +84,25 @@ def describe_board(view: dict, names: list[str]) -> list[str]:
             line += " " + _("Here: %(figures)s.") % {"figures": ", ".join(figures)}
         if room["room"] == "start" and view.get("start_coins"):
             line += " " + _("Coins on the Start: %(n)s.") % {"n": view["start_coins"]}
-        lines.append(line)
+        words[room["at"]] = line
+    return words
+
+
+def describe_board(view: dict, names: list[str]) -> list[str]:
+    """The labyrinth room by room, then the heroes, the pile and hoard, and the viewer's own."""
+    lines: list[str] = []
+    rooms = {room["at"]: room for room in view["board"]}
+    drakon = view.get("drakon")
+    if drakon and drakon in rooms:
+        lines.append(_("Drakon: %(room)s.") % {"room": _room_at(view, rooms[drakon])})
+    else:
+        lines.append(_("Drakon is not in the lair yet."))
+    lines.append(
+        ngettext("The lair has %(n)s chamber:", "The lair has %(n)s chambers:", len(rooms))
+        % {"n": len(rooms)}
+    )
+    words = room_words(view, names)
+    lines.extend(words[room["at"]] for room in view["board"])
     heroes_on = (view.get("options") or {}).get("heroes")
     for hero in view["heroes"]:
         where = (
