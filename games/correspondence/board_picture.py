@@ -329,7 +329,12 @@ def _texts_as_paths(svg: str) -> str:
     def outline(found: re.Match) -> str:
         attrs = dict(_ATTR.findall(found.group(1)))
         words = html.unescape(found.group(2))
-        if set(attrs) - _TEXT_ATTRS:
+        # A data attribute draws nothing: kept on the outline. (A class may
+        # be styled by the sheet, so a text with one stays text.)
+        kept = "".join(
+            f' {name}="{value}"' for name, value in attrs.items() if name.startswith("data-")
+        )
+        if {name for name in attrs if not name.startswith("data-")} - _TEXT_ATTRS:
             return found.group(0)
         if not words.strip():
             return ""  # an empty label draws nothing
@@ -350,7 +355,7 @@ def _texts_as_paths(svg: str) -> str:
             paint += f' stroke-width="{stroke_width / scale:.1f}" stroke-linejoin="round"'
         return (
             f'<path transform="translate({x - shift:.2f} {y:.2f}) scale({scale:.5f} {-scale:.5f})"'
-            f'{paint} d="{path}"/>'
+            f'{paint}{kept} d="{path}"/>'
         )
 
     return _TEXT.sub(outline, svg)

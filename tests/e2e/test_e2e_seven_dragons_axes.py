@@ -46,8 +46,8 @@ def test_the_log_s_place_is_found_by_the_grid_s_numbers(size, live_server, windo
     card = page.locator(f'{BOARD} g.sd-card[data-cell="1,-2"]')
     expect(card.locator("title")).to_contain_text("column 1, row -2")
     card.scroll_into_view_if_needed()
-    column = page.locator(f'{BOARD} text.sd-column[data-column="1"]')
-    row = page.locator(f'{BOARD} text.sd-row[data-row="-2"]')
+    column = page.locator(f'{BOARD} text[data-column="1"]')
+    row = page.locator(f'{BOARD} text[data-row="-2"]')
     expect(column).to_have_text("1")
     expect(row).to_have_text("-2")
     expect(column).to_be_visible()
@@ -60,7 +60,7 @@ def test_the_log_s_place_is_found_by_the_grid_s_numbers(size, live_server, windo
     assert column.bounding_box()["y"] + column.bounding_box()["height"] <= box["y"] + 1
     assert row.bounding_box()["x"] + row.bounding_box()["width"] <= box["x"] + 1
     # Every column and row of the grid is numbered once.
-    numbers = page.locator(f"{BOARD} text.sd-column").all_text_contents()
+    numbers = page.locator(f"{BOARD} text[data-column]").all_text_contents()
     assert numbers == [str(n) for n in range(int(numbers[0]), int(numbers[0]) + len(numbers))]
-    rows = page.locator(f"{BOARD} text.sd-row").all_text_contents()
+    rows = page.locator(f"{BOARD} text[data-row]").all_text_contents()
     assert {"-2", "-1", "0"} <= set(rows)
