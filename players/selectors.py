@@ -18,6 +18,7 @@ from accounts.presence import Presence, presence_of
 from accounts.refs import PlayerRef, ref_for_seat, ref_for_user
 from games.engine import registry
 from games.models import Match, MatchStatus, Seat, Visibility
+from games.panel.thumbnails import Thumbnail, thumbnail
 from players.charts import Chart, rating_chart
 from players.models import PROVISIONAL_MATCHES, Rating, RatingChange
 
@@ -67,6 +68,7 @@ class MatchLine:
     rank: int | None
     delta: int | None
     display_after: int | None
+    thumb: Thumbnail | None = None  # the board's picture while in play (games/panel/thumbnails.py)
 
 
 @dataclass
@@ -266,6 +268,7 @@ def _line(match: Match, seats: list[Seat], finished: bool = False) -> MatchLine:
         rank=getattr(match, "my_rank", None) if finished else None,
         delta=after - before if after is not None and before is not None else None,
         display_after=after,
+        thumb=None if finished else thumbnail(match),
     )
 
 

@@ -43,7 +43,7 @@ _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _USE = re.compile(r'href="[^"#]*#([\w-]+)"')
 
 
-def board_html(match, seat: int, seats: list | None = None) -> str:
+def board_html(match, seat: int | None, seats: list | None = None) -> str:
     """The board exactly as the match page draws it for ``seat``, with no
     choices (``seats``: the match's seats with their players, when read
     already). Also the board of an email link's confirmation page
@@ -51,9 +51,10 @@ def board_html(match, seat: int, seats: list | None = None) -> str:
     return board_scene(match, seat, seats)[0]
 
 
-def board_scene(match, seat: int, seats: list | None = None):
+def board_scene(match, seat: int | None, seats: list | None = None):
     """``board_html`` and the scene it is drawn from (the picture asks the
-    presenter what matters on it: ``picture_focus``)."""
+    presenter what matters on it: ``picture_focus``). ``seat`` None draws
+    the spectator's board (a thumbnail's, ``games.correspondence.thumbnails``)."""
     game = registry.get(match.game_key)
     presenter = presenters.get(match.game_key)
     seats = sorted(match.seats.all() if seats is None else seats, key=lambda s: s.index)
@@ -470,13 +471,13 @@ def _rules_for(classes: frozenset[str], elements: frozenset[str]) -> str:
     )
 
 
-def board_svg(match, seat: int) -> str:
+def board_svg(match, seat: int | None) -> str:
     html, scene = board_scene(match, seat)
     focus = presenters.get(match.game_key).picture_focus(scene.board, seat)
     return _texts_as_paths(sheet(html, focus))
 
 
-def board_png(match, seat: int, width: int = PICTURE_WIDTH) -> bytes:
+def board_png(match, seat: int | None, width: int = PICTURE_WIDTH) -> bytes:
     """The seat's board as PNG bytes, ``width`` pixels wide, in a palette of
     ``PALETTE_COLOURS`` (``palette_png``)."""
     return palette_png(render_png(board_svg(match, seat), width))

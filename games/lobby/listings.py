@@ -22,6 +22,7 @@ from games.models import (
 )
 from games.panel import presenters
 from games.panel.build import time_per_move_label
+from games.panel.thumbnails import Thumbnail, thumbnail
 from games.play import standing
 
 
@@ -34,6 +35,7 @@ class MatchRow:
     free_seats: int
     time_per_move: str
     rating_range: str = ""  # "1100–1300", "≥ 1100": who may join an open match
+    thumb: Thumbnail | None = None  # the board's picture while in play (games/panel/thumbnails.py)
 
 
 def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
@@ -53,6 +55,7 @@ def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
         free_seats=match.n_seats - len(seats),
         time_per_move=time_per_move_label(match.time_per_move),
         rating_range=rating_range_label(match),
+        thumb=thumbnail(match),
     )
 
 

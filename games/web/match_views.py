@@ -21,12 +21,13 @@ from django.views.decorators.http import (
     require_GET,
     require_http_methods,
     require_POST,
+    require_safe,
 )
 
 from accounts.middleware import apply_profile_preferences, defer_profile_preferences
 from core.errors import Forbidden, ServiceError
 from core.forms import whole_number
-from games.correspondence import email_moves
+from games.correspondence import email_moves, thumbnails
 from games.dispatch import notifications
 from games.history import replay as history
 from games.history.verification import verify_match
@@ -37,9 +38,10 @@ from games.lobby.services import (
     leave_match,
     rematch,
 )
-from games.models import Match
+from games.models import Match, Visibility
 from games.panel import build, jinja, move_log
 from games.panel.presenters import MatchUrls
+from games.panel.thumbnails import thumbnail_url
 from games.play import access, chat, notes, safety, services
 from games.web.forms import ActionForm, FillBotsForm, InviteForm
 
@@ -415,3 +417,23 @@ def match_log_json(request, pk: int):
     anyone can replay it with their own copy of the rules."""
     match = access.get_match_for(pk, request.user, request.GET.get("token"))
     return JsonResponse(move_log.public_log(match), json_dumps_params={"indent": 1})
+
+
+@require_safe
+def match_thumbnail(request, pk: int):
+    """A match's thumbnail: the spectator's board, small (a list's <img>).
+    Only for whoever may see the match (404 otherwise, as the match page),
+    and only while it is in play. The URL names the version it shows
+    (``?v=``): that answer never changes and the browser keeps it; any other
+    ``v`` gets today's picture, which it must ask for again."""
+    match = access.get_match_for(pk, request.user, request.GET.get("token"))
+    if thumbnail_url(match) is None:
+        raise Http404("No position to show.")
+    response = HttpResponse(thumbnails.thumbnail_png(match), content_type="image/png")
+    private = match.visibility != Visibility.PUBLIC
+    if request.GET.get("v") == str(match.version):
+        scope = "private" if private else "public"
+        response["Cache-Control"] = f"{scope}, max-age=31536000, immutable"
+    else:
+        response["Cache-Control"] = "no-cache" + (", private" if private else "")
+    return response

@@ -32,6 +32,7 @@ urlpatterns = [
     path("m/<int:pk>/chat/", match_views.match_chat, name="match_chat"),
     path("m/<int:pk>/report/", match_views.match_report, name="match_report"),
     path("m/<int:pk>/verify/", match_views.match_verify, name="match_verify"),
+    path("m/<int:pk>/thumb.png", match_views.match_thumbnail, name="match_thumbnail"),
     path("m/<int:pk>/log.json", match_views.match_log_json, name="match_log_json"),
     path("m/<int:pk>/by-email/<str:token>/", match_views.email_move, name="email_move"),
     path("m/<int:pk>/replay/", history_views.match_replay, name="match_replay"),

@@ -322,6 +322,8 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_log": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
+    # The board's thumbnail: a forged version or token is never an error.
+    "match_thumbnail": Endpoint(("token", "v"), "match", MATCH_ROLES, method="get"),
     "match_replay": Endpoint(("token", "at", "as"), "match", MATCH_ROLES, method="get"),
     "match_print": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_archive": Endpoint(
