@@ -184,7 +184,9 @@ def test_a_player_may_refuse_invitations_from_strangers(alice, bob, carol):
         reverse("match_invite", args=[match.pk]), {"username": "carol"}
     )
     assert response.status_code == 403
-    assert "only from players they have played with" in response.content.decode()
+    assert (
+        "This player is not accepting invitations from you right now." in response.content.decode()
+    )
     assert not Invitation.objects.exists()
     # Once they have shared a match, the invitation goes through.
     earlier = lobby.create_match(user=bob, game_key="nogi", n_seats=3)

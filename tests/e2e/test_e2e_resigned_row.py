@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from games.lobby import services as lobby
 from games.play import safety
+from tests.conftest import each_seat_moves
 from tests.e2e.helpers import log_in, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,6 +22,8 @@ def test_the_resigned_players_row_says_resigned(live_server, window):
         user=alice, game_key="nogi", n_seats=2, options={"first_player": "host"}
     )
     lobby.join_match(user=bob, match=match)
+    # Each seat moves first: a resignation before that aborts the match.
+    match = each_seat_moves(match)
     safety.resign(user=bob, match=match)
 
     person = window("alice")

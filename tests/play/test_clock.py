@@ -28,7 +28,7 @@ from games.models import (
 from games.play import services, timeouts
 from games.play import vacation as vacations
 from tests.clock import DAY, START, two_player
-from tests.conftest import play_one, user_to_move
+from tests.conftest import each_seat_moves, play_one, user_to_move
 
 pytestmark = pytest.mark.django_db
 HOUR = timedelta(hours=1)
@@ -197,13 +197,20 @@ def test_three_strikes_and_the_bot_keeps_the_seat_and_the_player_is_last(
 
 def test_loss_on_time_ends_a_two_player_match(traveller, alice, bob):
     match = two_player(alice, bob, time_per_move=DAY, timeout_policy=TimeoutPolicy.LOSS)
-    traveller.move_to(START + DAY + HOUR)
+    # Each seat moves first: a loss on time before that aborts the match
+    # (tests/players/test_fair_ratings.py).
+    match = each_seat_moves(match)
+    moved = match.version
+    late = match_game().current_seats(match.state)[0]
+    traveller.move_to(match.deadline + HOUR)
     timeouts.sweep()
     match.refresh_from_db()
-    assert match.status == MatchStatus.FINISHED and match.version == 0
-    assert [s.rank for s in match.seats.order_by("index")] == [2, 1]
-    assert match.seats.get(index=0).status == SeatStatus.TIMED_OUT
-    assert match.result["details"] == {"reason": "time", "timed_out": 0}
+    assert match.status == MatchStatus.FINISHED and match.version == moved
+    assert [s.rank for s in match.seats.order_by("index")] == [
+        2 if i == late else 1 for i in (0, 1)
+    ]
+    assert match.seats.get(index=late).status == SeatStatus.TIMED_OUT
+    assert match.result["details"] == {"reason": "time", "timed_out": late}
     kinds = set(Notification.objects.filter(match=match).values_list("kind", flat=True))
     assert {NotificationKind.TIMED_OUT, NotificationKind.MATCH_FINISHED} <= kinds
 
@@ -251,7 +258,8 @@ def test_a_move_after_the_deadline_applies_the_clock_first(traveller, alice, bob
     kinds = list(match.moves.filter(seq__gte=1).values_list("actor_kind", flat=True))
     assert ActorKind.PLAYER not in kinds
     if policy == TimeoutPolicy.LOSS:
-        assert match.status == MatchStatus.FINISHED
+        # Lost on time before each seat moved: aborted, unrated.
+        assert match.status == MatchStatus.ABORTED
         assert match.seats.get(index=0).status == SeatStatus.TIMED_OUT
     else:
         assert kinds == [ActorKind.TIMEOUT] and match.seats.get(index=0).strikes == 1

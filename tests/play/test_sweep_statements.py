@@ -21,6 +21,7 @@ from games.models import (
 )
 from games.play import timeouts
 from tests.clock import DAY, START, two_player
+from tests.conftest import each_seat_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -186,16 +187,18 @@ def test_nothing_is_written_when_the_batch_fails(alice, bob):
 
 
 def test_a_loss_on_time_writes_the_same_rows(traveller, alice, bob):
-    match = sweep_match(alice, bob, timeout_policy=TimeoutPolicy.LOSS)
-    traveller.move_to(START + DAY + timedelta(minutes=1))
+    # Each seat moves first: a loss on time before that aborts the match.
+    match = each_seat_moves(sweep_match(alice, bob, timeout_policy=TimeoutPolicy.LOSS))
+    traveller.move_to(match.deadline + timedelta(minutes=1))
     assert timeouts.sweep() == {"timed out": 1}
     assert timeouts.sweep() == {}, "handled once"
     match = Match.objects.get(pk=match.pk)
     assert [(user, kind, version) for user, kind, version, *_rest in rows(match)] == [
-        ("alice", NotificationKind.MATCH_FINISHED, 0),
+        ("alice", NotificationKind.MATCH_FINISHED, 2),
         ("alice", NotificationKind.MATCH_STARTED, 0),
-        ("alice", NotificationKind.TIMED_OUT, 0),
-        ("alice", NotificationKind.YOUR_TURN, 0),
-        ("bob", NotificationKind.MATCH_FINISHED, 0),
+        ("alice", NotificationKind.TIMED_OUT, 2),
+        ("alice", NotificationKind.YOUR_TURN, 2),
+        ("bob", NotificationKind.MATCH_FINISHED, 2),
         ("bob", NotificationKind.MATCH_STARTED, 0),
+        ("bob", NotificationKind.YOUR_TURN, 1),
     ]

@@ -59,11 +59,13 @@ def test_make_run_starts_one_scheduler_a_bot_worker_and_the_site_in_one_recipe_l
     """A merge left `make run` with two recipes: the quiet one ended in a dangling
     `&` and a second, loud one started another worker with its own beat, so two
     schedulers sent every reminder twice and nothing served the bots' queue
-    quietly. One shell line starts each process once, under one trap."""
-    import re
+    quietly. One recipe line hands over to one supervisor
+    (`config/run_local.py`), which starts each process once."""
     import shutil
     import subprocess
     from pathlib import Path
+
+    from config import run_local
 
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
@@ -71,9 +73,11 @@ def test_make_run_starts_one_scheduler_a_bot_worker_and_the_site_in_one_recipe_l
     dry = subprocess.run(
         ["make", "-n", "-s", "run", "UV=uv"], cwd=root, capture_output=True, text=True, check=True
     ).stdout.replace("\\\n", " ")
-    assert dry.count("--beat") == 1
-    assert len(re.findall(r"celery -A config --quiet worker", dry)) == 2
-    assert "-Q bots" in dry
-    assert dry.count("runserver") == 1
-    (line,) = [line for line in dry.splitlines() if "runserver" in line]
-    assert "--beat" in line and "-Q bots" in line and "demo --announce" in line
+    assert dry.count("config.run_local") == 1
+    assert "celery" not in dry and "runserver" not in dry  # only the supervisor starts them
+    started = [" ".join(argv) for _name, argv in run_local.commands("127.0.0.1", 8000, "s")]
+    assert sum(argv.count("--beat") for argv in started) == 1
+    assert sum(" worker " in argv for argv in started) == 2
+    assert sum("-Q bots" in argv for argv in started) == 1
+    assert sum(" runserver " in argv for argv in started) == 1
+    assert sum("demo --announce" in argv for argv in started) == 1
