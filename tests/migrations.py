@@ -18,3 +18,11 @@ def migrate_to(targets):
     executor.loader.build_graph()
     executor.migrate(targets + SETTLED)
     return executor.loader.project_state(targets + SETTLED).apps
+
+
+def migrate_to_latest():
+    """Every app back at its latest migration: a test that moved the database
+    back must leave it as the next test on the same worker expects it."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

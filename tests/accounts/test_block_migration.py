@@ -8,9 +8,18 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from tests.migrations import migrate_to
+from tests.migrations import migrate_to, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _latest_afterwards():
+    """Later tests on this worker need every migration applied, those after
+    this test's targets included."""
+    yield
+    migrate_to_latest()
+
 
 BEFORE = [("players", "0002_rating_active"), ("accounts", "0008_name_readings")]
 AFTER = [("players", "0003_block_moves_to_accounts")]
