@@ -20,6 +20,9 @@ NOISE = [
     re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"'),
     re.compile(r'"X-CSRFToken": "[^"]+"'),
     re.compile(r'nonce="[^"]+"'),
+    # "online now" beside a player depends on whose requests came first, not
+    # on any secret (accounts.presence).
+    re.compile(r'<span class="presence[^"]*"[^>]*>[^<]*</span>'),
 ]
 
 
