@@ -146,3 +146,14 @@ def each_seat_moves(match):
         action = game.legal_actions(match.state, index)[0]
         services.submit_action(match, seats[index].user, action, match.version)
     raise AssertionError("some seat never came to move")
+
+
+@pytest.fixture
+def latest_migrations_afterwards():
+    """For a test that moves the database back to old migrations: every app is
+    put back at its latest migration afterwards, as the next test on the same
+    worker expects it (``tests/migrations.py: migrate_to_latest``)."""
+    from tests.migrations import migrate_to_latest
+
+    yield
+    migrate_to_latest()

@@ -8,17 +8,12 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from tests.migrations import migrate_to, migrate_to_latest
+from tests.migrations import migrate_to
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _latest_afterwards():
-    """Later tests on this worker need every migration applied, those after
-    this test's targets included."""
-    yield
-    migrate_to_latest()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("latest_migrations_afterwards"),
+]
 
 
 BEFORE = [("players", "0002_rating_active"), ("accounts", "0008_name_readings")]
