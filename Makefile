@@ -9,7 +9,7 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 export SITE_URL
 
-.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench quick-match-bench
+.PHONY: install run test rules-wheel lint format bench bench-games load sweep-bench email-bench messages compilemessages faults prodlike page-weight leaderboard-bench bot-strength tournament-bench quick-match-bench live-bench stream-bench season-bench review-bench
 
 .tools/bin/uv:
 	python3 -m venv .tools
@@ -25,6 +25,8 @@ run: install
 	@$(RUN) python manage.py migrate --noinput --verbosity 0
 	@$(RUN) python manage.py demo --verbosity 0
 	@mkdir -p var
+	@# Development VAPID keys for web push, made once (docs/operations.md).
+	@$(RUN) python manage.py vapid_keys --dev var/vapid.json
 	@# The worker with beat, the bots' worker, the demo's announcement and the
 	@# server; Ctrl-C or a TERM stops them all within seconds (config/run_local.py).
 	@exec $(RUN) python -m config.run_local --host $(HOST) --port $(PORT)
@@ -51,6 +53,10 @@ bench-games: install
 bot-strength: install
 	$(RUN) python tests/load/bot_strength.py $(ARGS)
 
+# The computer review of a 100-decision match, against one hint (docs/bots.md, "Reviews").
+review-bench: install
+	$(RUN) python tests/load/review_bench.py $(ARGS)
+
 # The rules and bots as a wheel for bot authors, into dist/ (docs/bots.md).
 rules-wheel: install
 	$(RUN) python tools/rules_package.py --out dist
@@ -72,7 +78,21 @@ leaderboard-bench: install
 tournament-bench: install
 	$(RUN) python tests/load/tournament_bench.py
 
+# 500 open live streams against uvicorn: commit-to-event delay and memory
+# (docs/performance.md; needs the machine's Redis).
+live-bench: install
+	$(RUN) python tests/load/live_bench.py
+
+# 1,000 idle API event streams against uvicorn: their memory, and the delay
+# from a move's commit to its event on every stream of that match, beside the
+# match pages' live streams (docs/performance.md; needs the machine's Redis).
+stream-bench: install
+	$(RUN) python tests/load/stream_bench.py
+
 # One quick-match pass over 10,000 waiting requests (docs/performance.md).
+season-bench: install
+	$(RUN) python tests/load/season_bench.py
+
 quick-match-bench: install
 	$(RUN) python tests/load/quick_match_bench.py
 

@@ -25,6 +25,29 @@ def _celery_eager():
     yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _media_in_a_temporary_folder(tmp_path_factory):
+    """Pictures the tests upload go to a folder of their own, never var/media."""
+    from django.test import override_settings
+
+    override = override_settings(MEDIA_ROOT=str(tmp_path_factory.mktemp("media")))
+    override.enable()
+    yield
+    override.disable()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_development_push_keys():
+    """The development VAPID keys `make run` keeps in var/ are not the tests':
+    push is off unless a test turns it on, as on a fresh clone."""
+    from django.test import override_settings
+
+    override = override_settings(VAPID_KEYS={"private": "", "public": ""})
+    override.enable()
+    yield
+    override.disable()
+
+
 def pytest_runtest_logreport(report):
     # An expected failure (a known gap of the conformance kit, listed with its
     # reason in tests/conformance/kit.py) is reported as "skipped" too; it is

@@ -31,6 +31,12 @@ from django.utils.translation import gettext as _
 
 from accounts.forms import name_refusal
 from accounts.middleware import apply_profile_preferences
+from accounts.models import (
+    NEW_PLAYER_CHANNEL_EVENTS,
+    NEW_PLAYER_REMINDER_HOURS,
+    NEW_PLAYER_REMINDER_SHARES,
+    Profile,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +58,22 @@ class AccountAdapter(DefaultAccountAdapter):
         a Polish or Czech player read allauth's message in English."""
         super().login(request, user)
         apply_profile_preferences(request)
+
+    def save_user(self, request, user, form, commit=True):
+        """A player who signs up starts with one reminder, at 80 % of the
+        turn's time (lichess's alarm), instead of the older ladder of 24
+        and 2 hours that players from before keep; and with push (and
+        webhooks, once they add one) for their turn and that reminder only,
+        every event still emailed: a new phone buzzes for what needs them."""
+        user = super().save_user(request, user, form, commit=commit)
+        if commit:
+            Profile.objects.filter(user=user).update(
+                reminder_hours=NEW_PLAYER_REMINDER_HOURS,
+                reminder_shares=NEW_PLAYER_REMINDER_SHARES,
+                push_events=NEW_PLAYER_CHANNEL_EVENTS,
+                webhook_events=NEW_PLAYER_CHANNEL_EVENTS,
+            )
+        return user
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """A new username may not pass for a bot or for another player's

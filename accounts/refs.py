@@ -1,5 +1,9 @@
 """How a page names a player: a link to their page, or a bot with its level.
 
+A bot account (``accounts.bots``) is named with a BOT mark before its name,
+wherever a ``PlayerRef`` is shown: in text as "BOT name", in a page as a
+marked badge before the link.
+
 A ``PlayerRef`` prints as the plain name where text is wanted (emails, the
 board in words) and as a link in templates (``__html__``), so every list of
 names the pages show links to the players without logic in the templates.
@@ -13,6 +17,8 @@ from functools import lru_cache
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+
+from accounts.bots import BOT_MARK, is_bot_account
 
 BOT_LEVEL_LABELS = {
     "heuristic": lambda: _("heuristic bot"),
@@ -39,11 +45,29 @@ class PlayerRef:
     username: str = ""  # empty for a bot seat
     bot_level: str = ""
     rating: int | None = None  # shown after the name where a page lists ratings
+    bot_account: bool = False  # a bot account's: marked BOT wherever it is named
 
     def __str__(self) -> str:
         if not self.username and self.bot_level:
             return f"{self.name} ({bot_level_label(self.bot_level)})"
+        if self.bot_account:
+            return f"{BOT_MARK} {self.name}"
         return self.name
+
+    @property
+    def mark(self) -> str:
+        """The BOT mark alone (empty for anyone but a bot account), for a
+        heading that writes the name itself."""
+        if not self.bot_account:
+            return ""
+        return format_html(
+            '<span class="bot-mark" title="{}">{}</span> ', _("bot account"), BOT_MARK
+        )
+
+    @property
+    def titled(self) -> str:
+        """The name with its mark, not a link: a player page's heading."""
+        return format_html("{}{}", self.mark, self.name)
 
     @property
     def url(self) -> str:
@@ -59,7 +83,9 @@ class PlayerRef:
     def __html__(self) -> str:
         if not self.username:
             return format_html('<span class="bot-name">{}</span>', str(self))
-        link = format_html('<a class="player-link" href="{}">{}</a>', self.url, self.name)
+        link = format_html(
+            '{}<a class="player-link" href="{}">{}</a>', self.mark, self.url, self.name
+        )
         if self.rating is None:
             return link
         return format_html('{} <span class="rating">({})</span>', link, self.rating)
@@ -70,7 +96,7 @@ def ref_for_user(user, name: str | None = None) -> PlayerRef:
     if name is None:
         profile = getattr(user, "profile", None)
         name = profile.name if profile else user.username
-    return PlayerRef(name=name, username=user.username)
+    return PlayerRef(name=name, username=user.username, bot_account=is_bot_account(user))
 
 
 def ref_for_seat(seat, name: str | None = None, rating: int | None = None) -> PlayerRef:
@@ -79,4 +105,9 @@ def ref_for_seat(seat, name: str | None = None, rating: int | None = None) -> Pl
     name = seat.display_name if name is None else name
     if seat.user_id is None:
         return PlayerRef(name=name, bot_level=seat.bot_level or "heuristic")
-    return PlayerRef(name=name, username=seat.user.username, rating=rating)
+    return PlayerRef(
+        name=name,
+        username=seat.user.username,
+        rating=rating,
+        bot_account=is_bot_account(seat.user),
+    )

@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 from django.conf import settings
 from django.core.cache import caches
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Block, Profile, VacationPeriod
-
-
-def vacation_days_used(user, year: int) -> int:
-    """Whole days of vacation declared in ``year`` (a started day counts)."""
-    total = timedelta(0)
-    start_of_year = timezone.make_aware(datetime(year, 1, 1))
-    end_of_year = timezone.make_aware(datetime(year + 1, 1, 1))
-    for period in VacationPeriod.objects.filter(
-        user=user, ends_at__gt=start_of_year, starts_at__lt=end_of_year
-    ):
-        total += min(period.ends_at, end_of_year) - max(period.starts_at, start_of_year)
-    return -(-int(total.total_seconds()) // 86400)
-
+from accounts.models import Block, Profile
 
 PREFERENCES_TIMEOUT = 24 * 3600
 
@@ -55,13 +39,38 @@ def preferences(user) -> dict:
             "confirm_moves": profile.confirm_moves if profile else "auto",
             "name": profile.name if profile else user.get_username(),
             "show_presence": profile.show_presence if profile else True,
+            # A bot account's pages are read-only (accounts.bots).
+            "bot": profile.is_bot_account if profile else False,
         }
         cache.set(key, found, PREFERENCES_TIMEOUT)
     return found
 
 
 def forget_preferences(user_id) -> None:
-    caches[settings.SESSION_CACHE_ALIAS].delete(_preferences_key(user_id))
+    caches[settings.SESSION_CACHE_ALIAS].delete_many(
+        [_preferences_key(user_id), _stamp_key(user_id)]
+    )
+
+
+def _stamp_key(user_id) -> str:
+    return f"user-stamp:{user_id}"
+
+
+def user_stamp(user_id) -> str | None:
+    """A mark that changes whenever the player's user or profile row is
+    saved (``forget_preferences`` drops it): a copy of either kept in the
+    cache elsewhere (the API's token lookup, ``api.tokens``) is good only
+    while the stamp it was made with is still the current one. None when
+    the cache cannot keep one (Redis out of reach): nothing is then reused."""
+    cache = caches[settings.SESSION_CACHE_ALIAS]
+    key = _stamp_key(user_id)
+    found = cache.get(key)
+    if found is None:
+        import secrets
+
+        cache.add(key, secrets.token_hex(8), PREFERENCES_TIMEOUT)
+        found = cache.get(key)
+    return found
 
 
 def lookalike_groups() -> list[tuple[str, list[Profile]]]:

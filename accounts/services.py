@@ -1,9 +1,12 @@
-"""The accounts app's own writes: the language, email preferences and blocks.
+"""The accounts app's own writes: the language, email preferences, blocks,
+and the identity on the player page (picture, country, bio).
 
 (A vacation stops clocks in matches, so it is the matches' own write:
 ``games.play.vacation``.)"""
 
 from __future__ import annotations
+
+import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,6 +19,7 @@ from accounts.models import (
     Delivery,
     Profile,
 )
+from accounts.pictures import EXTENSION
 from accounts.selectors import forget_preferences
 from core.errors import NotFound, ServiceError
 
@@ -66,3 +70,54 @@ def block(user, username: str) -> Block:
 def unblock(user, username: str) -> None:
     other = _other(username)
     Block.objects.filter(blocker=user, blocked=other).delete()
+
+
+# -- Identity -------------------------------------------------------------------------------
+
+
+def save_identity(user, *, country: str, bio: str, picture=None, remove_picture=False) -> Profile:
+    """A player's country, bio and picture, as the profile's identity form
+    cleaned them. ``picture`` is the re-encoded square
+    (``accounts.pictures.normalised``), or None to keep the current one;
+    ``remove_picture`` goes back to the drawn identicon. A new picture gets
+    a new file name, so no browser shows the old one from its cache. The
+    file a change leaves behind is deleted once it is committed
+    (``accounts.signals``); a new file whose change fails is deleted at once."""
+    written = ""
+    try:
+        with transaction.atomic():
+            profile = Profile.objects.select_for_update().get(user_id=user.pk)
+            profile.country = country
+            profile.bio = bio
+            fields = ["country", "bio"]
+            if picture is not None:
+                name = f"{user.pk}-{secrets.token_hex(6)}.{EXTENSION}"
+                profile.picture.save(name, picture, save=False)
+                written = profile.picture.name
+                fields.append("picture")
+            elif remove_picture and profile.picture:
+                profile.picture = ""
+                fields.append("picture")
+            profile.save(update_fields=fields)
+    except BaseException:
+        if written:
+            Profile._meta.get_field("picture").storage.delete(written)
+        raise
+    return profile
+
+
+def remove_picture(user) -> bool:
+    """Take a player's picture away (a moderator's removal): whether there
+    was one. Its file goes after the commit (``accounts.signals``)."""
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user_id=user.pk)
+        if not profile.picture:
+            return False
+        profile.picture = ""
+        profile.save(update_fields=["picture"])
+    return True
+
+
+def remove_bio(user) -> bool:
+    """Empty a player's bio (a moderator's removal): whether there was one."""
+    return bool(Profile.objects.filter(user_id=user.pk).exclude(bio="").update(bio=""))

@@ -3,7 +3,7 @@
     python -m config.run_local --host 127.0.0.1 --port 8000
 
 Starts the worker with beat (queues ``celery`` and ``mail``), the bots'
-worker, the demo's announcement and the development server, each in a
+worker, the reviews' worker, the demo's announcement and the development server, each in a
 session of its own, so a signal to the terminal's process group reaches
 this process alone and each child is stopped once, the right way: a Celery
 worker's main process gets one TERM (a warm shutdown that stops its pool;
@@ -45,6 +45,8 @@ def commands(host: str, port: int, schedule: str) -> list[tuple[str, list[str]]]
             ],
         ),
         ("bots", [*celery, "-Q", "bots", "--concurrency=1", "-n", "bots@%h"]),
+        # Reviews of finished matches: a worker of their own, never the bots'.
+        ("reviews", [*celery, "-Q", "reviews", "--concurrency=1", "-n", "reviews@%h"]),
         ("demo", [python, "manage.py", "demo", "--announce", f"http://{host}:{port}/"]),
         ("server", [python, "manage.py", "runserver", f"{host}:{port}"]),
     ]
@@ -72,7 +74,7 @@ class Processes:
             if process.poll() is not None:
                 continue
             try:
-                if name in ("worker", "bots"):
+                if name in ("worker", "bots", "reviews"):
                     os.kill(process.pid, signal.SIGTERM)  # its pool is its to stop
                 else:
                     os.killpg(process.pid, signal.SIGTERM)
@@ -80,7 +82,7 @@ class Processes:
                 pass
         started = time.monotonic()
         self._wait_until(started + WARM_SECONDS)
-        for name in ("worker", "bots"):  # a warm shutdown has had its time
+        for name in ("worker", "bots", "reviews"):  # a warm shutdown has had its time
             process = self.running.get(name)
             if process is not None:  # its pool and beat too, even if it has exited
                 with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -85,7 +85,11 @@ SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
 
 # The leaderboard's index carries a column with INCLUDE, which PostgreSQL (the
 # production database) uses and SQLite ignores.
-SILENCED_SYSTEM_CHECKS = ["models.W040"]
+# OAuth's W008 warns of any http redirect address: Smoki keeps http for the
+# loopback addresses of programs on a player's own machine (RFC 8252, a bot's
+# http://127.0.0.1:<port>/ callback); staff register exact addresses, https
+# for every other (docs/api.md, "OAuth").
+SILENCED_SYSTEM_CHECKS = ["models.W040", "oauth2_provider.W008"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -98,12 +102,18 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "django_countries",
     "accounts",
     "games",
     "players",
+    "friends",
     "ladders",
     "tournaments",
+    "seasons",
     "matchmaking",
+    "oauth2_provider",
+    "api",
+    "streams",
 ]
 
 MIDDLEWARE = [
@@ -132,6 +142,8 @@ MIDDLEWARE = [
     "accounts.middleware.PresenceMiddleware",
     # 405 for methods the site has none of, 400 for a NUL in any parameter.
     "games.web.middleware.RequestGuardMiddleware",
+    # A bot account's pages are read-only: it plays through the API (accounts.bots).
+    "accounts.bots.BotReadOnlyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -277,6 +289,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
+# Players' pictures (accounts.pictures: re-encoded 256 px WebP files, never
+# the upload itself). Django serves them in development (config/urls.py);
+# in production the proxy serves MEDIA_ROOT at /media/ (deploy/caddy).
+MEDIA_URL = "/media/"
+# A request body is read whole by the request guard (games/web/middleware.py);
+# the limit leaves room for a 5 MB picture (accounts.pictures.MAX_UPLOAD_BYTES)
+# and its form. Larger bodies are refused with a 400 saying so.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
+MEDIA_ROOT = env("MEDIA_ROOT", default=str(BASE_DIR / "var" / "media"))
 # In production (DEBUG=false) `collectstatic` writes every file under a name
 # that carries its hash, with gzip and Brotli copies (Brotli: the `brotli`
 # package), and WhiteNoise, or the proxy in deploy/, serves them with
@@ -380,10 +401,15 @@ CELERY_WORKER_CONSUMER = "config.celery:Consumer"
 # (docs/operations.md), so a search never delays the sweep or the mail.
 CELERY_TASK_ROUTES = {
     "games.tasks.play_bot_turns": {"queue": "bots"},
+    # Reviews of finished matches on a queue of their own: a review (a minute
+    # of search) never waits in front of a live match's bot move.
+    "games.tasks.review_match": {"queue": "reviews"},
     "games.tasks.deliver_notification": {"queue": "mail"},
     "games.tasks.deliver_notifications": {"queue": "mail"},
     "games.tasks.send_digest": {"queue": "mail"},
     "games.tasks.send_daily_digests": {"queue": "mail"},
+    "games.tasks.deliver_pushes": {"queue": "mail"},
+    "games.tasks.deliver_push": {"queue": "mail"},
 }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -397,12 +423,18 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": _every},
     "relay-outbox": {"task": "games.tasks.relay_outbox", "schedule": _every},
     "sweep-tournaments": {"task": "tournaments.tasks.sweep_tournaments", "schedule": _every},
+    "sweep-seasons": {"task": "seasons.tasks.sweep_seasons", "schedule": 10 * _every},
     "quick-match": {"task": "matchmaking.tasks.match_waiting", "schedule": _every},
     "release-stuck-claims": {"task": "games.tasks.release_stuck_claims", "schedule": 10 * _every},
     "expire-ladder-challenges": {
         "task": "ladders.tasks.expire_challenges",
         "schedule": 10 * _every,
     },
+    "prune-idempotent-answers": {
+        "task": "api.tasks.prune_idempotent_answers",
+        "schedule": 60 * _every,
+    },
+    "prune-stream-events": {"task": "streams.tasks.prune_events", "schedule": 60 * _every},
     "daily-digests": {
         "task": "games.tasks.send_daily_digests",
         "schedule": crontab(hour=env.int("SMOKI_DIGEST_HOUR", default=7), minute=0),
@@ -498,7 +530,52 @@ SESSION_CACHE_ALIAS = "sessions"
 # client, not everyone at once (0: use the connection's address).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
+# OAuth2 for third-party apps (django-oauth-toolkit, docs/api.md): the
+# authorization code grant with PKCE required, the API's scopes
+# (api.oauth.Scopes reads api.tokens.SCOPES), tokens that say what they are
+# (api.oauth.access_token: "smo_…"), an hour's access token and a refresh
+# token that is replaced at each use and refused when used twice. Apps are
+# registered by staff at /admin/oauth2_provider/application/.
+# Named here so that a migration referring to them (api.IdempotentAnswer's
+# access token) can resolve the toolkit's swappable models.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
+OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"
+OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"
+OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
+OAUTH2_PROVIDER = {
+    "PKCE_REQUIRED": True,
+    "SCOPES_BACKEND_CLASS": "api.oauth.Scopes",
+    "ACCESS_TOKEN_GENERATOR": "api.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "api.oauth.refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("SMOKI_OAUTH_ACCESS_SECONDS", default=3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env.int("SMOKI_OAUTH_REFRESH_SECONDS", default=90 * 24 * 3600),
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    # RFC 9700 (OAuth 2.0 Security Best Current Practice): only the checksum
+    # of a token is kept (like a personal token's digest), S256 challenges
+    # only, no implicit or password grant, tokens never in a query string.
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    # The authorization answer names its issuer (RFC 9207): a client that
+    # talks to several servers can tell whose code it got.
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    # A web app's redirect is https; a program on the player's own machine
+    # (a bot) uses http://127.0.0.1:<any port>/ (RFC 8252). Staff register
+    # each app's exact redirect addresses, http for loopback ones only.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"],
+}
+
 SMOKI = {
+    # The public API's limits a minute (core.limits.API_ADDRESS, API_TOKEN;
+    # docs/api.md). `make load` raises them so that its one address is
+    # counted but never refused.
+    "API_ADDRESS_PER_MINUTE": env.int("SMOKI_API_ADDRESS_PER_MINUTE", default=300),
+    "API_TOKEN_PER_MINUTE": env.int("SMOKI_API_TOKEN_PER_MINUTE", default=120),
     # How often the match page asks whether anything changed (seconds).
     "POLL_SECONDS": env.int("SMOKI_POLL_SECONDS", default=5),
     # How many moves one bot task plays before handing over to a fresh task.
@@ -508,6 +585,12 @@ SMOKI = {
     # (seconds of one core). Either at 0: the heuristic answers instead.
     "BOT_STRONG_ITERATIONS": env.int("SMOKI_BOT_STRONG_ITERATIONS", default=256),
     "BOT_STRONG_SECONDS": env.float("SMOKI_BOT_STRONG_SECONDS", default=1.0),
+    # A finished match's review (docs/bots.md, "Reviews"): the search's
+    # rollouts a decision and the deals that judge the choice made against the
+    # preferred one (the search's counted), each capped per game (a bot
+    # module's REVIEW: Drakon 8 and 6).
+    "REVIEW_ITERATIONS": env.int("SMOKI_REVIEW_ITERATIONS", default=24),
+    "REVIEW_SAMPLES": env.int("SMOKI_REVIEW_SAMPLES", default=20),
     # First retry delay of a failed email; it doubles with each attempt up to
     # the maximum; after EMAIL_ATTEMPTS attempts (about a day) it is failed.
     "RETRY_BASE_SECONDS": env.int("SMOKI_RETRY_BASE_SECONDS", default=60),
@@ -531,6 +614,9 @@ SMOKI = {
     # LADDER_DAYS_PER_MOVE a move (loss on time); a player issues at most
     # LADDER_CHALLENGES_PER_DAY challenges a day.
     "LADDER_REACH": env.int("SMOKI_LADDER_REACH", default=3),
+    # Bot accounts (docs/api.md, "Bot accounts"): how many matches against
+    # another bot account one bot account may take a seat in a day.
+    "BOT_MATCHES_PER_DAY": env.int("SMOKI_BOT_MATCHES_PER_DAY", default=100),
     "LADDER_ACCEPT_DAYS": env.int("SMOKI_LADDER_ACCEPT_DAYS", default=7),
     "LADDER_DAYS_PER_MOVE": env.int("SMOKI_LADDER_DAYS_PER_MOVE", default=3),
     "LADDER_CHALLENGES_PER_DAY": env.int("SMOKI_LADDER_CHALLENGES_PER_DAY", default=5),
@@ -542,15 +628,113 @@ SMOKI = {
     "ROUND_ROBIN_MAX_ENTRANTS": env.int("SMOKI_ROUND_ROBIN_MAX_ENTRANTS", default=16),
     "TOURNAMENT_MAX_ROUNDS": env.int("SMOKI_TOURNAMENT_MAX_ROUNDS", default=15),
     "TOURNAMENT_MAX_DAYS_AHEAD": env.int("SMOKI_TOURNAMENT_MAX_DAYS_AHEAD", default=90),
+    # Seasons (docs/seasons.md): the games with one (empty: every game two
+    # can play), the sign-up's weeks before a quarter, and the clock rules
+    # given to the divisions' tournaments.
+    "SEASON_GAMES": env.list("SMOKI_SEASON_GAMES", default=[]),
+    "SEASON_SIGNUP_DAYS": env.int("SMOKI_SEASON_SIGNUP_DAYS", default=21),
+    "SEASON_DAYS_PER_MOVE": env.int("SMOKI_SEASON_DAYS_PER_MOVE", default=3),
+    "SEASON_VACATION_ALLOWED": env.bool("SMOKI_SEASON_VACATION_ALLOWED", default=True),
+    "SEASON_WEEKEND_PAUSE": env.bool("SMOKI_SEASON_WEEKEND_PAUSE", default=False),
     # Quick match (docs/quick-match.md): requests one player may have waiting
     # at once, and new requests a player may make a day.
     "QUICK_MATCH_MAX_OPEN": env.int("SMOKI_QUICK_MATCH_MAX_OPEN", default=3),
     "QUICK_MATCH_PER_DAY": env.int("SMOKI_QUICK_MATCH_PER_DAY", default=20),
+    # Live mode (docs/community.md): the events streams' Redis for pub/sub
+    # (unset: each stream checks its match every LIVE_PROBE_SECONDS instead),
+    # how often a stream says it is still there (and refreshes its player's
+    # presence, which lasts LIVE_PRESENCE_SECONDS), how long one stream stays
+    # open before the browser reconnects, the poll's interval while a page
+    # hears its stream (how often one match may be offered for live play is
+    # core/limits.py's LIVE_OFFER).
+    "REDIS_URL": env("SMOKI_REDIS_URL", default=""),
+    "LIVE_PROBE_SECONDS": env.float("SMOKI_LIVE_PROBE_SECONDS", default=0.5),
+    "LIVE_HEARTBEAT_SECONDS": env.float("SMOKI_LIVE_HEARTBEAT_SECONDS", default=10),
+    "LIVE_PRESENCE_SECONDS": env.int("SMOKI_LIVE_PRESENCE_SECONDS", default=30),
+    "LIVE_STREAM_SECONDS": env.int("SMOKI_LIVE_STREAM_SECONDS", default=600),
+    "LIVE_POLL_SECONDS": env.int("SMOKI_LIVE_POLL_SECONDS", default=30),
+    # The API's event stream (docs/api.md, "The event stream"): how long each
+    # player's events are kept for a stream to resume from, the keep-alive
+    # line's interval, how often an open stream asks the database whether its
+    # token is still good (a revocation ends it sooner, at its next keep-alive,
+    # from a mark in the cache), and how long one stream stays open before its
+    # client reconnects.
+    "STREAM_KEEP_HOURS": env.int("SMOKI_STREAM_KEEP_HOURS", default=48),
+    "STREAM_KEEPALIVE_SECONDS": env.float("SMOKI_STREAM_KEEPALIVE_SECONDS", default=7),
+    "STREAM_TOKEN_CHECK_SECONDS": env.float("SMOKI_STREAM_TOKEN_CHECK_SECONDS", default=600),
+    "STREAM_SECONDS": env.int("SMOKI_STREAM_SECONDS", default=3600),
 }
 
+# Error reports and log lines never show the secret an address carries (a
+# one-move email link, an invitation link, an unsubscribe link, the query's
+# invitation token): core/reporting.py. The filter sits on the loggers that
+# write a request's path, so every handler gets the record with the secret
+# hidden (the admins' email, any handler added later), and on the console.
+# The development server's request lines keep Django's own format. Neither
+# gunicorn (no --access-logfile), uvicorn (--no-access-log) nor Caddy (no
+# log directive) keeps an access log (deploy/).
+DEFAULT_EXCEPTION_REPORTER = "core.reporting.SecretsHiddenReporter"
+DEFAULT_EXCEPTION_REPORTER_FILTER = "core.reporting.SecretsHiddenFilter"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"hide_secrets": {"()": "core.reporting.HideSecretsInLogs"}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["hide_secrets"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["hide_secrets"],
+        },
+    },
+    "loggers": {
+        "django.request": {"filters": ["hide_secrets"]},
+        "django.security": {"filters": ["hide_secrets"]},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
 }
+
+
+# Web push (games/correspondence/push.py, docs/correspondence.md). The VAPID
+# key pair identifies the site to the push services: in production set
+# SMOKI_VAPID_PRIVATE_KEY and SMOKI_VAPID_PUBLIC_KEY (base64url, from
+# `manage.py vapid_keys`); `make run` makes development keys in var/vapid.json.
+def _vapid_keys() -> dict:
+    import json
+
+    private = env.str("SMOKI_VAPID_PRIVATE_KEY", default="")
+    public = env.str("SMOKI_VAPID_PUBLIC_KEY", default="")
+    # The development pair only in development: a production site without
+    # keys should be told so by `check --deploy`, not run on a stray file.
+    if not private and DEBUG and (VAR_DIR / "vapid.json").exists():
+        saved = json.loads((VAR_DIR / "vapid.json").read_text())
+        private, public = saved.get("private", ""), saved.get("public", "")
+    return {"private": private, "public": public}
+
+
+VAPID_KEYS = _vapid_keys()
+VAPID_SUBJECT = env.str("SMOKI_VAPID_SUBJECT", default="mailto:admin@smoki.invalid")
+# Where a subscription may point: the origins of the public push services
+# ("https://" + host, a leading "*." for any subdomain). Only https in
+# production (checked by `check --deploy`); the tests add a local one.
+PUSH_SERVICES = env.list(
+    "SMOKI_PUSH_SERVICES",
+    default=[
+        "https://fcm.googleapis.com",
+        "https://updates.push.services.mozilla.com",
+        "https://*.push.apple.com",
+        "https://*.notify.windows.com",
+    ],
+)
+PUSH_TIMEOUT_SECONDS = env.float("SMOKI_PUSH_TIMEOUT_SECONDS", default=10.0)
+# Players' webhooks (Discord, Slack, signed JSON; games/correspondence/webhooks.py):
+# posts from the worker to addresses players give, so an operator turns them on.
+WEBHOOKS_ENABLED = env.bool("SMOKI_WEBHOOKS", default=False)

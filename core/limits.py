@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 
 from core.errors import TooFast
@@ -34,6 +35,7 @@ class Limit:
 
 
 CHAT = Limit("chat", 6, 60)  # messages per player and match
+REPLAY_COMMENT = Limit("replay-comment", 6, 60)  # replay comments per user and match
 REPORT = Limit("report", 5, 3600)  # reports per user
 MATCH = Limit("match", 10, 3600)  # new matches per user
 INVITE_SENT = Limit("invite-sent", 20, 3600)  # invitations per inviting user
@@ -43,6 +45,9 @@ INVITE_RECEIVED = Limit("invite-received", 3, 3600)  # invitations per invited u
 # and is shared by a household). Only a valid link's move is counted; a
 # stale, expired or forged one is refused before (games/email_moves.py).
 EMAIL_MOVE = Limit("email-move", 30, 600)  # moves from email links per player
+# "Let's play live now": once per match in ten minutes, whoever offers it, so
+# the other players get at most one such email or bell entry a window.
+LIVE_OFFER = Limit("live-offer", 1, 600)
 
 
 def hit(limit: Limit, *subject) -> bool:
@@ -62,3 +67,14 @@ def check(limit: Limit, *subject, message: str) -> None:
     """Count one hit, or refuse with ``message`` (429) past the limit."""
     if not hit(limit, *subject):
         raise TooFast(message)
+
+
+# The public API (api/): requests per token, and per address whatever the token
+# (SMOKI["API_TOKEN_PER_MINUTE"], ["API_ADDRESS_PER_MINUTE"]: 120 and 300).
+API_TOKEN = Limit("api-token", settings.SMOKI.get("API_TOKEN_PER_MINUTE", 120), 60)
+API_ADDRESS = Limit("api-address", settings.SMOKI.get("API_ADDRESS_PER_MINUTE", 300), 60)
+
+
+def retry_after(limit: Limit) -> int:
+    """Seconds until ``limit``'s current window ends (a 429's Retry-After)."""
+    return max(1, int(limit.seconds - time.time() % limit.seconds) + 1)

@@ -8,7 +8,9 @@ engine: so the page's app never imports the apps built on it.
 
 A section is a template included on the page, with the context its function
 gives for the page's user (the player whose page it is, or the lobby's
-viewer, an anonymous visitor too), in registration order.
+viewer, an anonymous visitor too), in registration order. A section
+registered ``with_viewer`` is given the viewer too (a Follow button on a
+player's page depends on who looks).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from dataclasses import dataclass
 class Section:
     key: str
     template: str
-    context: Callable[[object], dict]
+    context: Callable[..., dict]
+    with_viewer: bool = False
 
 
 @dataclass(frozen=True)
@@ -36,10 +39,16 @@ class Sections:
     def __init__(self) -> None:
         self._sections: dict[str, Section] = {}
 
-    def register(self, key: str, template: str, context: Callable[[object], dict]) -> None:
-        """Add a section (from an app's ``ready``; the same key again replaces it)."""
-        self._sections[key] = Section(key, template, context)
+    def register(
+        self, key: str, template: str, context: Callable[..., dict], *, with_viewer: bool = False
+    ) -> None:
+        """Add a section (from an app's ``ready``; the same key again replaces
+        it). ``with_viewer``: ``context(user, viewer)`` rather than ``context(user)``."""
+        self._sections[key] = Section(key, template, context, with_viewer)
 
-    def sections_for(self, user) -> list[Shown]:
-        """Every section of the page for ``user``, with its context."""
-        return [Shown(s.template, s.context(user)) for s in self._sections.values()]
+    def sections_for(self, user, viewer=None) -> list[Shown]:
+        """Every section of the page for ``user`` as ``viewer`` sees it, with its context."""
+        return [
+            Shown(s.template, s.context(user, viewer) if s.with_viewer else s.context(user))
+            for s in self._sections.values()
+        ]

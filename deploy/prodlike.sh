@@ -3,7 +3,8 @@
 #
 #   Caddy (deploy/caddy/Caddyfile) on http://127.0.0.1:$PRODLIKE_PORT: static
 #     files from disk (Brotli/gzip copies), the rest to gunicorn, /readyz checked
-#   gunicorn, the default, mail and bots workers and one beat
+#   gunicorn, uvicorn for the live event streams (/m/<id>/events), the
+#     default, mail and bots workers and one beat
 #     (deploy/supervisor/smoki.conf), restarted whenever one exits
 #   PgBouncer in transaction mode (deploy/pgbouncer/pgbouncer.ini) before
 #     the machine's PostgreSQL; the machine's Redis for the broker and the cache
@@ -18,6 +19,7 @@ ROOT=$PWD
 STATE=${PRODLIKE_DIR:-$ROOT/var/prodlike}
 PORT=${PRODLIKE_PORT:-8080}
 WEB_PORT=${PRODLIKE_WEB_PORT:-8001}
+LIVE_PORT=${PRODLIKE_LIVE_PORT:-8002}
 PGBOUNCER_PORT=${PRODLIKE_PGBOUNCER_PORT:-6432}
 DB=${PRODLIKE_DB:-smoki_prodlike}
 PG_HOST=${PRODLIKE_PG_HOST:-127.0.0.1}
@@ -70,19 +72,23 @@ export DATABASE_URL="postgres://postgres@127.0.0.1:$PGBOUNCER_PORT/$DB"
 export DATABASE_TRANSACTION_POOLING=true
 export CELERY_BROKER_URL="$REDIS/$BROKER_DB"
 export CACHE_URL="$REDIS/$CACHE_DB"
+export SMOKI_REDIS_URL="$REDIS/$CACHE_DB"
 export EMAIL_URL=${EMAIL_URL:-consolemail://}
 export ALLOWED_HOSTS=${ALLOWED_HOSTS:-127.0.0.1,localhost}
 export SITE_URL=${SITE_URL:-http://127.0.0.1:$PORT}
 export SECURE_SSL_REDIRECT=false SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false
 export TRUSTED_PROXY_COUNT=1
 export STATIC_ROOT="$STATE/static"
+export MEDIA_ROOT="$STATE/media"
 export LOG_LEVEL=${LOG_LEVEL:-WARNING}
 export SMOKI_DIR="$ROOT" SMOKI_LOG_DIR="$STATE/log" SMOKI_BEAT_SCHEDULE="$STATE/celerybeat-schedule"
 export SMOKI_WEB_BIND="127.0.0.1:$WEB_PORT"
 export SMOKI_WEB_WORKERS=${SMOKI_WEB_WORKERS:-4}
 export SMOKI_WORKER_CONCURRENCY=${SMOKI_WORKER_CONCURRENCY:-2}
 export SMOKI_BOT_PROCESSES=${SMOKI_BOT_PROCESSES:-1}
+export SMOKI_LIVE_HOST=127.0.0.1 SMOKI_LIVE_PORT="$LIVE_PORT"
 export SMOKI_SITE_ADDRESS="http://127.0.0.1:$PORT" SMOKI_WEB_UPSTREAMS="127.0.0.1:$WEB_PORT"
+export SMOKI_LIVE_UPSTREAMS="127.0.0.1:$LIVE_PORT"
 export SMOKI_CADDY_ADMIN="$CADDY_ADMIN"
 export XDG_DATA_HOME="$STATE/caddy" XDG_CONFIG_HOME="$STATE/caddy"
 
@@ -106,6 +112,11 @@ echo '"postgres" ""' >"$PGBOUNCER_DIR/userlist.txt"
 
 say "install, migrate, collectstatic"
 make --no-print-directory install
+# The site's own VAPID pair for web push, made once like the secret key.
+[ -s "$STATE/vapid.env" ] || "$UV" run --frozen python manage.py vapid_keys >"$STATE/vapid.env"
+set -a
+. "$STATE/vapid.env"
+set +a
 DATABASE_URL="postgres://postgres@$PG_HOST:$PG_PORT/$DB" "$UV" run --frozen python manage.py migrate --noinput -v0
 "$UV" run --frozen python manage.py collectstatic --noinput -v0
 

@@ -9,9 +9,14 @@ class GamesConfig(AppConfig):
         from accounts.roles import ensure_moderator_group, register_permissions
         from games import checks  # noqa: F401 - registers the deployment checks
         from games.i18n import translate_titles
+        from games.live import changes, offer
         from games.moderation import admin  # noqa: F401 - the moderators' desk, on Django admin
+        from games.play import vacation_notice
 
         translate_titles()
+        vacation_notice.register()
+        changes.connect()
+        offer.register()
         register_permissions(
             "games",
             [

@@ -29,6 +29,9 @@ EARLY_END = "early"
 class Visibility(models.TextChoices):
     PUBLIC = "public", _("Public")
     PRIVATE = "private", _("Private (invitation only)")
+    # Listed to the creator's friends, who may join; private to anyone else
+    # (docs/community.md).
+    FRIENDS = "friends", _("Friends only (my friends may join)")
 
 
 TIME_PER_MOVE_CHOICES = [
@@ -99,6 +102,11 @@ class Match(models.Model):
     takeover_level = models.CharField(
         max_length=16, choices=TakeoverLevel.choices, default=TakeoverLevel.HEURISTIC
     )
+    # Whether a player's vacation stops this match's clock (a creator or an
+    # organiser may forbid it: docs/correspondence.md), and whether a player's
+    # own weekend days do (games.play.weekends).
+    vacation_allowed = models.BooleanField(default=True)
+    weekend_pause = models.BooleanField(default=False)
     # The clock of the current turn: when it began and how long it was paused
     # (vacations). deadline = start + paused + time per move + the seat's bank.
     turn_started_at = models.DateTimeField(null=True, blank=True)
@@ -129,9 +137,15 @@ class Match(models.Model):
     has_chat = models.BooleanField(default=False)
     # Rated matches change the players' ratings when they finish (players/ratings.py).
     rated = models.BooleanField(default=False)
+    # Once a public match is finished its players may let anyone signed in
+    # comment on its replay (games/history/comments.py); by default only they do.
+    public_replay_comments = models.BooleanField(default=False)
     # An open match may ask joiners for a rating in this range (for its game).
     min_rating = models.IntegerField(null=True, blank=True)
     max_rating = models.IntegerField(null=True, blank=True)
+    # The share (percent) of finished matches a joiner must have completed in
+    # the last 90 days (games.play.reliability); None: no minimum.
+    min_reliability = models.PositiveSmallIntegerField(null=True, blank=True)
     # A rematch: the same game, seats, options and clock as the finished match.
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
@@ -394,6 +408,7 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", _("You are invited")
     MODERATION = "moderation", _("A moderator changed your match")
     UNDO_REQUEST = "undo_request", _("A player asks to take back a move")
+    MENTION = "mention", _("A player mentions you in a match chat")
 
 
 class DeliveryStatus(models.TextChoices):
@@ -483,6 +498,118 @@ class Notification(models.Model):
         return f"{self.kind} to {self.user} for {self.match}"
 
 
+class PushSubscription(models.Model):
+    """One device's web-push subscription (the browser's Push API): where to
+    send, the keys to encrypt for it (RFC 8291), and which kinds of
+    notification the player wants on it. Removed when its push service
+    answers 404 or 410 (the browser dropped it)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    # The kinds (``Notification.kind``) sent to this device; the seam where
+    # per-channel preferences plug in.
+    kinds = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"push to {self.user} ({self.endpoint[:40]})"
+
+
+class Webhook(models.Model):
+    """A player's endpoint that gets their notifications as posts: Discord,
+    Slack, or a generic JSON one signed the Standard Webhooks way with
+    ``secret`` (``games.correspondence.webhooks``). ``personal`` False: an
+    organiser's webhook on a competition (the tournaments app links it),
+    which gets that competition's feed, never the organiser's own news."""
+
+    class Kind(models.TextChoices):
+        DISCORD = "discord", "Discord"
+        SLACK = "slack", "Slack"
+        GENERIC = "generic", _("Generic (JSON, signed)")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    url = models.URLField(max_length=1000)
+    secret = models.CharField(max_length=100)
+    # As ``PushSubscription.kinds``: the kinds posted here.
+    kinds = models.JSONField(default=list)
+    personal = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.kind} webhook of {self.user}"
+
+
+class Channel(models.TextChoices):
+    PUSH = "push", _("Push notification")
+    WEBHOOK = "webhook", _("Webhook")
+
+
+class ChannelDelivery(models.Model):
+    """The outbox row of one notification on one channel other than email
+    (a device's push subscription): written in the notification's
+    transaction, once per (notification, channel, target, version, tag), and
+    delivered, retried and settled as an email is (``games.correspondence.push``)."""
+
+    # None for an event of a competition's feed (a tournament's webhook),
+    # which is no player's notification: ``event`` then holds its words.
+    notification = models.ForeignKey(
+        Notification,
+        on_delete=models.CASCADE,
+        related_name="channel_deliveries",
+        null=True,
+        blank=True,
+    )
+    event = models.JSONField(null=True, blank=True)
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    # The subscription's id; kept (no foreign key) after it is removed, so
+    # the row still says where it went.
+    target_id = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    tag = models.CharField(max_length=16, blank=True, default="")
+    status = models.CharField(
+        max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "channel", "target_id", "version", "tag"],
+                name="channel_delivery_once",
+            ),
+            # A feed's event, once per webhook, version and tag.
+            models.UniqueConstraint(
+                fields=["channel", "target_id", "version", "tag"],
+                condition=Q(notification__isnull=True),
+                name="channel_delivery_feed_once",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                name="channel_delivery_to_relay",
+                condition=Q(status="pending", next_attempt_at__isnull=False),
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.channel} {self.target_id} for notification {self.notification_id}"
+
+
 CHAT_MAX_LENGTH = 500
 
 
@@ -529,6 +656,92 @@ class ChatMessage(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.text[:40]}"
+
+
+class Hint(models.Model):
+    """The strong bot's suggestion a player asked for in a practice match
+    (``games.play.hints``): kept, one per seat and version, so the match's
+    log and its replay say that hints were used, and where."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hints")
+    seat = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField()
+    action = models.JSONField()
+    # The search's estimate for the suggested choice (0 to 1), if it searched.
+    chance = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat", "version"], name="hint_once_a_turn")
+        ]
+
+    def __str__(self):
+        return f"{self.match} hint for seat {self.seat} at version {self.version}"
+
+
+class ReviewStatus(models.TextChoices):
+    PENDING = "pending", _("Being computed")
+    READY = "ready", _("Ready")
+    FAILED = "failed", _("Failed")
+
+
+class MatchReview(models.Model):
+    """The computer review of a finished match (``games.play.reviews``): one
+    per match, asked for once and kept. ``decisions`` holds every decision
+    of every seat as ``games.engine.review.Decision.to_json`` gives it."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(
+        max_length=8, choices=ReviewStatus.choices, default=ReviewStatus.PENDING
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    # When the task last took it (a pending review not taken for a while is
+    # handed over again when asked for again).
+    queued_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The work per decision it was computed with, the game's caps applied
+    # (games.engine.review.work): {"iterations": n, "samples": n, "luck_samples": n}.
+    budget = models.JSONField(default=dict)
+    decisions = models.JSONField(default=list)
+
+    def __str__(self):
+        return f"review of {self.match} ({self.status})"
+
+
+#: A replay comment's longest text, as a chat message's.
+REPLAY_COMMENT_MAX_LENGTH = 500
+
+
+class ReplayComment(models.Model):
+    """A comment on one step of a finished match's replay (games/history/comments.py).
+    Moderated as chat is: hidden by a moderator, it stays for the audit but
+    no longer reaches the replay."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="replay_comments")
+    step = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=REPLAY_COMMENT_MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["step", "created_at", "pk"]
+        indexes = [models.Index(fields=["match", "step"], name="replay_comment_match_step")]
+
+    def __str__(self):
+        return f"{self.user} at step {self.step}: {self.text[:40]}"
 
 
 class Report(models.Model):
@@ -590,6 +803,7 @@ class ModerationAction(models.Model):
         CORRECT_RESULT = "correct_result", _("Correct a finished match's result")
         UNDO = "undo", _("Undo moves")
         HIDE_MESSAGE = "hide_message", _("Hide a chat message")
+        HIDE_COMMENT = "hide_comment", _("Hide a replay comment")
         RESOLVE_REPORT = "resolve_report", _("Resolve a report")
         DEACTIVATE_USER = "deactivate_user", _("Deactivate a user")
         RESEND_EMAIL = "resend_email", _("Send a failed email again")

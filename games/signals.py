@@ -18,6 +18,17 @@ safety net should the hand-over be lost.
 - ``result_corrected``: a moderator gave a finished match other ranks
   (``games.moderation.actions.correct_result``). Arguments: ``match`` and
   ``seats`` with their new ranks.
+- ``match_moved``: a move was applied (``games.play.services.submit_action``:
+  players, bots, the clock, moderators), before the turn it leads to is
+  settled (its "your turn" rows, its end), so what a receiver writes comes
+  first. Arguments: ``match`` (the new state and version), ``seats``,
+  ``seat`` (the mover's) and ``game``.
+- ``notification_written``: notification rows were written or brought up to
+  date (``games.dispatch.notifications``). Argument: ``rows``, a list of
+  ``(user_id, match, kind, version)``; ``match`` is None for news.
+- ``invitation_declined``: an invitee said no (``games.lobby.invitations``).
+  Arguments: ``match``, ``user`` and ``inviter_ids``.
+The API's event stream listens to these (``api.events``).
 """
 
 from django.dispatch import Signal
@@ -25,3 +36,6 @@ from django.dispatch import Signal
 match_started = Signal()
 match_ended = Signal()
 result_corrected = Signal()
+match_moved = Signal()
+notification_written = Signal()
+invitation_declined = Signal()

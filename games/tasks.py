@@ -7,10 +7,11 @@ server can never hold the workers the sweep and the bots need.
 
 from celery import shared_task
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
-from games.correspondence import delivery, digests
+from games.correspondence import delivery, digests, push
 from games.dispatch import outbox
-from games.play import services, timeouts
+from games.play import reviews, services, timeouts, vacation
 
 
 @shared_task(acks_late=True)
@@ -22,6 +23,13 @@ def play_bot_turns(match_id: int) -> int:
         # cannot hold a worker for long.
         outbox.hand_over("games.tasks.play_bot_turns", match_id)
     return played
+
+
+@shared_task(acks_late=True)
+def review_match(review_id: int) -> str:
+    """Compute a finished match's review (``games.play.reviews``), on the
+    ``reviews`` queue, never the bots'."""
+    return reviews.compute(review_id)
 
 
 @shared_task(acks_late=True)
@@ -42,6 +50,13 @@ def wake_matches(match_ids: list[int]) -> dict:
     """A batch of the sweep's due matches (see ``timeouts.sweep``); safe to rerun:
     a match already woken is no longer due and is skipped."""
     return timeouts.wake_matches(match_ids)
+
+
+@shared_task(acks_late=True)
+def take_automatic_vacation(user_id: int) -> bool:
+    """The sweep found this player's deadline passing: their automatic vacation."""
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    return bool(user) and vacation.start_automatic(user)
 
 
 @shared_task(acks_late=True)
@@ -67,8 +82,20 @@ def deliver_notifications(notification_ids: list[int]) -> list[str]:
 
 
 @shared_task(acks_late=True)
+def deliver_pushes(notification_id: int) -> list[str]:
+    """A notification's push deliveries, one per device; retried like email."""
+    return push.deliver_all(notification_id)
+
+
+@shared_task(acks_late=True)
+def deliver_push(delivery_id: int) -> str:
+    """One push delivery due again (handed over by the relay)."""
+    return push.deliver(delivery_id)
+
+
+@shared_task(acks_late=True)
 def release_stuck_claims() -> int:
-    return delivery.release_stuck_claims()
+    return delivery.release_stuck_claims() + push.release_stuck_claims()
 
 
 @shared_task(acks_late=True)

@@ -34,7 +34,10 @@ def register() -> None:
     kinds.register_news(
         LADDER_NEWS,
         label=lambda: gettext_lazy("News of a ladder"),
-        preference="email_match_events",
+        # A competition's news, with a tournament's: the grid's row of the
+        # tournaments and ladders a player plays in. A challenge's match has
+        # its own notices (started, finished) in the row of match events.
+        preference="email_tournaments",
         words=ladder_words,
         page=lambda about: reverse("ladder_detail", args=[about.get("ladder", "")]),
     )

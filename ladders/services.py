@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import bots
 from accounts.selectors import is_blocked_by_any, not_accepting
 from core import limits
 from core.errors import Conflict, Forbidden, NotFound, ServiceError
@@ -76,7 +77,9 @@ def _entries(ladder: Ladder) -> list[Entry]:
 
 
 def join(user, game_key: str) -> Entry:
-    """Put ``user`` on the game's ladder, at the bottom."""
+    """Put ``user`` on the game's ladder, at the bottom (a person: a ladder is
+    a pool of humans, ``accounts.bots``)."""
+    bots.require_human(user, _("Ladders are for people: a bot account plays when invited."))
     with transaction.atomic():
         ladder = _locked_ladder(game_key)
         if Entry.objects.filter(ladder=ladder, user=user).exists():

@@ -44,7 +44,12 @@ def game_seats() -> dict[str, matching.GameSeats]:
 
 
 def _waiting_rows():
-    return Request.objects.filter(WAITING, user__is_active=True)
+    """The waiting requests a pass may seat: an active person's. A bot
+    account's (one made in the moment its owner turned it into a bot) is
+    never seated with people: quick match is theirs (``accounts.bots``)."""
+    return Request.objects.filter(WAITING, user__is_active=True).exclude(
+        user__profile__is_bot_account=True
+    )
 
 
 def waiting(games) -> list[matching.Waiting]:

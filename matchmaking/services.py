@@ -30,6 +30,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import bots
 from accounts.models import Block
 from core import limits
 from core.errors import Conflict, NotFound, ServiceError
@@ -37,6 +38,7 @@ from games.dispatch import outbox
 from games.engine import registry
 from games.lobby import services as lobby
 from games.models import TIME_PER_MOVE_CHOICES, TimeoutPolicy, Visibility
+from games.play import reliability
 from matchmaking import matching, notify, selectors
 from matchmaking.models import WAITING, Request, RequestStatus
 
@@ -115,7 +117,9 @@ def request(
 ) -> Request:
     """Ask for a table: it waits until a pass forms one (one is handed to a
     worker right after the commit). One waiting request per player and game,
-    at most ``QUICK_MATCH_MAX_OPEN`` at once."""
+    at most ``QUICK_MATCH_MAX_OPEN`` at once; not from a player already at
+    their cap on matches at once (``games.play.reliability``: the table, when
+    a pass forms it, is not refused again)."""
     mask, resolved = checked(
         game_key=game_key,
         counts=counts,
@@ -126,6 +130,8 @@ def request(
     )
     if bots_after is not None and bots_after not in BOTS_AFTER:
         raise ServiceError(_("Choose when bots may fill the table from the list."))
+    bots.require_human(user, _("Quick match is for people: a bot account plays when invited."))
+    reliability.require_room(user)
     mine = Request.objects.filter(WAITING, user=user)
     if mine.filter(game_key=game_key).exists():
         raise Conflict(_("You already have a quick-match request waiting for this game."))
@@ -244,6 +250,7 @@ def seat(table: matching.Table, now=None) -> bool:
                 rows = list(
                     Request.objects.select_for_update(nowait=True, of=("self",))
                     .filter(WAITING, pk__in=table.requests, user__is_active=True)
+                    .exclude(user__profile__is_bot_account=True)  # never a bot account
                     .select_related("user__profile")
                     .order_by("pk")
                 )
@@ -309,6 +316,7 @@ def seat_with_bots(request_id: int, now=None) -> bool:
             visibility=Visibility.PRIVATE,
             time_per_move=found.clock_max,
             rated=False,
+            capped=False,  # a table of bots, as "Play a bot now": never refused here
         )
         lobby.fill_with_bots(user=found.user, match=match, level=BOT_LEVEL)
         Request.objects.filter(pk=found.pk).update(

@@ -2,17 +2,22 @@
 corrected on the match (``games.moderation.actions.correct_result``), which rebuilds
 the ratings it affected. The ratings' list links to the suspicious pairs
 (``players.pairs``): accounts that meet again and again, one always losing, or
-whose matches end at once."""
+whose matches end at once. The players' profiles get two actions, each with a
+reason kept in the one audit: remove a picture, remove a bio
+(``players.moderation``)."""
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import render
-from django.urls import path
+from django.shortcuts import get_object_or_404, render
+from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts.models import Block
-from games.moderation.desk import ReadOnlyAdmin
-from players import pairs
+from accounts.admin import ProfileAdmin
+from accounts.models import Block, Profile
+from games.moderation.desk import ReadOnlyAdmin, reason_page
+from players import moderation, pairs
 from players.models import Rating, RatingChange
 from players.ratings import PAIR_LIMIT, PAIR_WINDOW
 
@@ -67,3 +72,65 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 class BlockAdmin(ReadOnlyAdmin):
     list_display = ("blocker", "blocked", "created_at")
     search_fields = ("blocker__username", "blocked__username")
+
+
+admin.site.unregister(Profile)
+
+
+@admin.register(Profile)
+class IdentityProfileAdmin(ProfileAdmin):
+    """The accounts' profile list, with links to remove a picture or a bio."""
+
+    list_display = [*ProfileAdmin.list_display, "country", "remove_picture_link", "remove_bio_link"]
+
+    @admin.display(description=gettext_lazy("picture"))
+    def remove_picture_link(self, profile):
+        if not profile.picture:
+            return ""
+        url = reverse("admin:players_remove_picture", args=[profile.user_id])
+        return format_html('<a href="{}">{}</a>', url, _("Remove the picture"))
+
+    @admin.display(description=gettext_lazy("bio"))
+    def remove_bio_link(self, profile):
+        if not profile.bio:
+            return ""
+        url = reverse("admin:players_remove_bio", args=[profile.user_id])
+        return format_html('<a href="{}">{}</a>', url, _("Remove the bio"))
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:user_id>/remove-picture/",
+                self.admin_site.admin_view(self.remove_picture_view),
+                name="players_remove_picture",
+            ),
+            path(
+                "<int:user_id>/remove-bio/",
+                self.admin_site.admin_view(self.remove_bio_view),
+                name="players_remove_bio",
+            ),
+        ] + super().get_urls()
+
+    def remove_picture_view(self, request, user_id: int):
+        profile = get_object_or_404(Profile.objects.select_related("user"), user_id=user_id)
+        return reason_page(
+            request,
+            permission=moderation.PERMISSION,
+            title=_("Remove a player's picture"),
+            description=_("Their page shows the drawn picture instead; they may upload another."),
+            subject=profile,
+            execute=lambda reason: moderation.remove_picture(request.user, profile.user, reason),
+            done_url=reverse("admin:games_moderationaction_changelist"),
+        )
+
+    def remove_bio_view(self, request, user_id: int):
+        profile = get_object_or_404(Profile.objects.select_related("user"), user_id=user_id)
+        return reason_page(
+            request,
+            permission=moderation.PERMISSION,
+            title=_("Remove a player's bio"),
+            description=_("The words are kept in the audit; they may write others."),
+            subject=profile,
+            execute=lambda reason: moderation.remove_bio(request.user, profile.user, reason),
+            done_url=reverse("admin:games_moderationaction_changelist"),
+        )

@@ -45,6 +45,11 @@ class Rating(models.Model):
     rated_matches = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     last_played_at = models.DateTimeField(null=True, blank=True)
+    # Whether the rating is a bot account's (``accounts.bots``), copied from
+    # the profile when the row is made (an account turns into a bot before
+    # its first match, so before its first rating): the bots' leaderboard
+    # and the humans' are two ranges of the same indexes.
+    bot = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         constraints = [
@@ -56,7 +61,7 @@ class Rating(models.Model):
             # last_played_at is carried in it (PostgreSQL's INCLUDE) so the
             # recency filter and the viewer's place need no table reads.
             models.Index(
-                fields=["game_key", "-display", "user"],
+                fields=["game_key", "bot", "-display", "user"],
                 name="rating_leaderboard",
                 include=["last_played_at"],
                 condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
@@ -67,7 +72,7 @@ class Rating(models.Model):
             # the game filtered, which PostgreSQL reads with a sequential scan
             # once the game holds most of the ratings.
             models.Index(
-                fields=["game_key", "last_played_at"],
+                fields=["game_key", "bot", "last_played_at"],
                 name="rating_active",
                 condition=Q(rated_matches__gte=PROVISIONAL_MATCHES),
             ),
@@ -75,7 +80,7 @@ class Rating(models.Model):
             # best of them on the lobby's tiles: one game's players with 1 to 4
             # rated matches, best first (a LIMIT over a range of this index).
             models.Index(
-                fields=["game_key", "-display", "user"],
+                fields=["game_key", "bot", "-display", "user"],
                 name="rating_provisional",
                 include=["last_played_at"],
                 condition=Q(rated_matches__gte=1, rated_matches__lt=PROVISIONAL_MATCHES),
@@ -133,3 +138,50 @@ def rating_of(user_id: int, game_key: str) -> int:
         .first()
     )
     return display if display is not None else display_of(START_MU, START_SIGMA)
+
+
+class Outcome(models.Model):
+    """One human seat's result in one finished match, for the statistics on
+    the player pages (``players.statistics``).
+
+    Written when a match finishes (``players.outcomes.record``, from the
+    match-ended receiver) and rewritten when a moderator corrects its result;
+    aborted matches never get one. Private and unrated matches do: they were
+    played. ``streak`` is the number of matches of this game the player won in
+    a row up to and including this one (0 for a match not won), so the longest
+    winning streak is one ``MAX`` instead of a walk through every result."""
+
+    # No index of their own: "outcome_once" (match, user) and "outcome_recent"
+    # (user, ...) lead with them.
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    game_key = models.CharField(max_length=32)
+    finished_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField()
+    # Seats at the table, bots included.
+    players = models.PositiveSmallIntegerField()
+    # Whether this seat moved first; None when the game's opening says no one seat.
+    first = models.BooleanField(null=True)
+    # The side played in an asymmetric game (Drako: "dragon" or "dwarves"), else "".
+    side = models.CharField(max_length=16, blank=True, default="")
+    rank = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+    rated = models.BooleanField()
+    streak = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="outcome_once"),
+        ]
+        indexes = [
+            # A player's results of one game, newest first: the recent form,
+            # the latest streak, and (its leading column) every aggregate.
+            models.Index(fields=["user", "game_key", "-finished_at"], name="outcome_recent"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} {self.match_id} rank {self.rank}"

@@ -22,7 +22,12 @@ What counts (docs/ratings.md):
 - repeated results: a match counts for nobody when two of its players have
   already had ``PAIR_LIMIT`` counted results together in the game within
   ``PAIR_WINDOW`` before it (``repeated_pair``), so a second account cannot
-  feed a rating match after match.
+  feed a rating match after match;
+- mass abandonment: a player who lost a rated match of the game on time or
+  left it to the bot within ``ABANDON_WINDOW`` before takes the loss again,
+  but their opponents are rated only among themselves (``abandoned_again``),
+  so one player leaving many matches does not lift each opponent and
+  reshuffle the leaderboard.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.models import Match, MatchStatus, Seat
+from accounts.models import Profile
+from games.models import Match, MatchStatus, Seat, SeatStatus
 from players.models import START_MU, START_SIGMA, Rating, RatingChange, display_of
 
 MODEL = PlackettLuce()
@@ -48,6 +54,14 @@ MODEL = PlackettLuce()
 #: rather than settings: the rebuild must reach what the live updates stored.
 PAIR_LIMIT = 5
 PAIR_WINDOW = timedelta(days=30)
+#: A player's rated matches of one game lost on time or left to the bot
+#: within this window after a first one are a mass abandonment: only the
+#: first changes their opponents' ratings (docs/ratings.md). A week, because
+#: a correspondence player who goes silent runs out of time in each match as
+#: its own clock runs out, over days rather than hours.
+ABANDON_WINDOW = timedelta(days=7)
+#: The seat statuses of a player who left the match (not a resignation).
+LEFT = (SeatStatus.TIMED_OUT, SeatStatus.BOT)
 
 
 @dataclass(frozen=True)
@@ -57,6 +71,7 @@ class Outcome:
     user_id: int
     seat: int
     rank: int
+    left: bool = False  # lost on time or left to the bot
 
 
 def outcomes_of(match: Match, seats: Iterable[Seat]) -> list[Outcome]:
@@ -64,7 +79,7 @@ def outcomes_of(match: Match, seats: Iterable[Seat]) -> list[Outcome]:
     if not match.rated or match.status != MatchStatus.FINISHED:
         return []
     return [
-        Outcome(seat.user_id, seat.index, seat.rank)
+        Outcome(seat.user_id, seat.index, seat.rank, seat.status in LEFT)
         for seat in seats
         if seat.user_id is not None and not seat.is_bot and seat.rank is not None
     ]
@@ -120,7 +135,37 @@ def rate_match(match: Match, seats: list[Seat]) -> list[RatingChange]:
     match.finished_at = timezone.now()
     if repeated_pair(match, outcomes):
         return []
-    return _apply(match, outcomes, teams, rows)
+    return _apply(match, outcomes, teams, rows, abandoned_again(match, outcomes))
+
+
+def abandoned_again(match: Match, outcomes: list[Outcome]) -> set[int]:
+    """The players of ``match`` who left it (on time or to the bot) and had
+    already left another rated match of its game that finished within
+    ``ABANDON_WINDOW`` before it. No query when nobody left. Read under the
+    players' rating locks (two such matches of one player queue on their
+    rating row, so the later one sees the earlier), and by the rebuild in
+    the same order (finishing moment, then id), so both reach one answer."""
+    left = sorted({o.user_id for o in outcomes if o.left})
+    if not left:
+        return set()
+    finished = match.finished_at
+    earlier = Q(match__finished_at__lt=finished) | Q(
+        match__finished_at=finished, match_id__lt=match.pk
+    )
+    return set(
+        Seat.objects.filter(
+            earlier,
+            user_id__in=left,
+            status__in=LEFT,
+            match__game_key=match.game_key,
+            match__rated=True,
+            match__status=MatchStatus.FINISHED,
+            match__finished_at__gte=finished - ABANDON_WINDOW,
+        )
+        .exclude(match_id=match.pk)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
 
 
 def repeated_pair(match: Match, outcomes: list[Outcome]) -> tuple[int, int] | None:
@@ -161,20 +206,48 @@ def _lock_ratings(game_key: str, user_ids: list[int]) -> dict[int, Rating]:
 def ensure_ratings(game_key: str, user_ids: Iterable[int]) -> None:
     """A starting rating row for each player who has none (one statement):
     a rated match creates them at its start, so its end only locks them."""
+    user_ids = sorted(set(user_ids))
+    # A bot account's rating is marked so (``Rating.bot``): the boards keep them apart.
+    bots = set(
+        Profile.objects.filter(user_id__in=user_ids, is_bot_account=True).values_list(
+            "user_id", flat=True
+        )
+    )
     Rating.objects.bulk_create(
-        [Rating(user_id=uid, game_key=game_key) for uid in sorted(set(user_ids))],
+        [Rating(user_id=uid, game_key=game_key, bot=uid in bots) for uid in user_ids],
         ignore_conflicts=True,
     )
 
 
+def _after(
+    teams: list[list[Outcome]], before: dict[int, tuple[float, float]], again: set[int]
+) -> dict[int, tuple[float, float]]:
+    """The ratings after the match. A player who abandoned again
+    (``abandoned_again``) takes the whole match's update; the others are
+    rated among themselves without them (nobody changes when fewer than two
+    sides remain), so the abandoner's loss lifts none of them."""
+    after = new_ratings(teams, before)
+    if not again:
+        return after
+    rest = [[o for o in team if o.user_id not in again] for team in teams]
+    among = new_ratings([team for team in rest if team], before)
+    return {uid: after[uid] for uid in again if uid in after} | among
+
+
 def _apply(
-    match: Match, outcomes: list[Outcome], teams: list[list[Outcome]], rows: dict[int, Rating]
+    match: Match,
+    outcomes: list[Outcome],
+    teams: list[list[Outcome]],
+    rows: dict[int, Rating],
+    again: set[int] | frozenset[int] = frozenset(),
 ) -> list[RatingChange]:
     before = {uid: (row.mu, row.sigma) for uid, row in rows.items()}
-    after = new_ratings(teams, before)
+    after = _after(teams, before, set(again))
     rated_at = match.finished_at
     changes = []
     for o in outcomes:
+        if o.user_id not in after:
+            continue  # an abandoner's opponent with nobody left to be rated against
         row = rows[o.user_id]
         mu, sigma = after[o.user_id]
         changes.append(
@@ -198,7 +271,8 @@ def _apply(
         row.wins += 1 if o.rank == 1 else 0
         row.last_played_at = rated_at
     Rating.objects.bulk_update(
-        list(rows.values()), ["mu", "sigma", "display", "rated_matches", "wins", "last_played_at"]
+        [row for uid, row in rows.items() if uid in after],
+        ["mu", "sigma", "display", "rated_matches", "wins", "last_played_at"],
     )
     return RatingChange.objects.bulk_create(changes, ignore_conflicts=True)
 
@@ -295,6 +369,7 @@ def _replay(matches) -> int:
         if repeated_pair(match, outcomes):
             continue
         ensure_ratings(match.game_key, user_ids)
-        _apply(match, outcomes, teams, _lock_ratings(match.game_key, user_ids))
+        rows = _lock_ratings(match.game_key, user_ids)
+        _apply(match, outcomes, teams, rows, abandoned_again(match, outcomes))
         rated += 1
     return rated

@@ -1,12 +1,14 @@
-"""The ratings follow the matches (``games.signals``): rating rows for the
-players of a rated match at its start, the ratings of a finished rated match
-at its end (the one place a finished match tells the players' layer), and
-every rating from a corrected match on when a moderator changes its result.
-Each runs inside the transaction that sent it."""
+"""The ratings and the statistics follow the matches (``games.signals``):
+rating rows for the players of a rated match at its start; the ratings of a
+finished rated match and every finished match's results for the statistics
+(``players.outcomes``) at its end (the one place a finished match tells the
+players' layer); and every rating from a corrected match on, and its
+results, when a moderator changes its result. Each runs inside the
+transaction that sent it."""
 
 from games import signals
 from games.models import MatchStatus
-from players import ratings
+from players import outcomes, ratings
 
 
 def _match_started(sender, match, seats, **kwargs) -> None:
@@ -17,10 +19,12 @@ def _match_started(sender, match, seats, **kwargs) -> None:
 def _match_ended(sender, match, seats, **kwargs) -> None:
     if match.status == MatchStatus.FINISHED:
         ratings.rate_match(match, seats)
+        outcomes.record(match, seats)
 
 
 def _result_corrected(sender, match, seats, **kwargs) -> None:
     ratings.rerate_from(match)
+    outcomes.correct(match, seats)
 
 
 def connect() -> None:

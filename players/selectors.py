@@ -7,9 +7,21 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Q, Subquery, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 
 from accounts import roles
@@ -19,8 +31,10 @@ from accounts.refs import PlayerRef, ref_for_seat, ref_for_user
 from games.engine import registry
 from games.models import Match, MatchStatus, Seat, Visibility
 from games.panel.thumbnails import Thumbnail, thumbnail
+from games.play.reliability import Record, record_of
 from players.charts import Chart, rating_chart
 from players.models import PROVISIONAL_MATCHES, Rating, RatingChange
+from players.statistics import GameStatistics, Meeting, for_player, head_to_head
 
 MATCHES_PER_PAGE = 20
 LEADERBOARD_PAGE = 50
@@ -85,6 +99,13 @@ class PlayerPage:
     blocks_me: bool = False
     # "online now" or "last seen …", for others, unless the player hides it.
     presence: Presence | None = None
+    # Per game, from the finished matches (``players.statistics``).
+    statistics: list[GameStatistics] = field(default_factory=list)
+    # "You and <name>": the signed-in viewer's matches with this player.
+    meetings: list[Meeting] = field(default_factory=list)
+    # The reliability record (``games.play.reliability``): matches completed,
+    # timeouts and missed deadlines in the last 90 days, under the bio.
+    reliability: Record | None = None
 
     @property
     def challenge_refused(self) -> bool:
@@ -94,17 +115,22 @@ class PlayerPage:
         return self.blocked_by_me or self.blocks_me
 
 
-def leaderboard_rows():
-    """Ratings past the provisional mark, played within the last 180 days."""
+def leaderboard_rows(bots: bool = False):
+    """Ratings past the provisional mark, played within the last 180 days:
+    the humans' by default, the bot accounts' with ``bots`` (two boards kept
+    apart, ``docs/ratings.md``)."""
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-    return Rating.objects.filter(rated_matches__gte=PROVISIONAL_MATCHES, last_played_at__gte=since)
+    return Rating.objects.filter(
+        bot=bots, rated_matches__gte=PROVISIONAL_MATCHES, last_played_at__gte=since
+    )
 
 
-def provisional_rows():
+def provisional_rows(bots: bool = False):
     """Ratings short of the provisional mark with at least one rated match,
     played within the last 180 days: listed below the ranked players, marked."""
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
     return Rating.objects.filter(
+        bot=bots,
         rated_matches__gte=1,
         rated_matches__lt=PROVISIONAL_MATCHES,
         last_played_at__gte=since,
@@ -135,7 +161,12 @@ def with_place(ratings):
     """``ratings`` with ``above`` (None for a rating off the leaderboard:
     provisional, or not played within 180 days), read in the same statement."""
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
-    rows = leaderboard_rows().filter(game_key=OuterRef("game_key"))
+    rows = Rating.objects.filter(
+        game_key=OuterRef("game_key"),
+        bot=OuterRef("bot"),
+        rated_matches__gte=PROVISIONAL_MATCHES,
+        last_played_at__gte=since,
+    )
     return ratings.annotate(
         above=Case(
             When(
@@ -166,13 +197,20 @@ def visible_to(viewer, through: str = ""):
 
 def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
     """Everything a player's page shows ``viewer``, or None for no such
-    (active) player. Six queries, so that the page with its top bar stays
-    within eight: the user (with whether the viewer blocked them), their
-    ratings with their leaderboard places, the rating history, the matches
-    in play, one page of finished matches, and every seat of those matches.
+    (active) player. Nine queries at most, so that the page, with the other
+    apps' sections and its top bar, stays within fourteen: the user (with
+    whether the viewer blocked them), their ratings with their leaderboard
+    places, the rating history, the matches in play with one page of
+    finished matches (one query, ``_matches_of``), every seat of those
+    matches (which give the player's rank, as the history gives their
+    rating change), and the statistics (two queries, and one more for "You
+    and <name>" when a signed-in visitor looks at someone else's page), and
+    the reliability record (one aggregate over the player's seats).
     Whether either of the viewer and the player blocks the other (the
     "Challenge" button) comes with the user, in the first; their presence
     from the cache, with no query."""
+    if "\x00" in username:  # no name holds one, and PostgreSQL refuses it in a query
+        return None
     User = get_user_model()
     users = User.objects.select_related("profile").filter(username=username, is_active=True)
     signed_in = viewer is not None and viewer.is_authenticated
@@ -209,22 +247,7 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         for r in ratings
         if r.rated_matches
     ]
-    mine = Match.objects.filter(visible_to(viewer), seats__user=user).defer("state", "options")
-    in_play = list(
-        mine.filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]).order_by("-created_at")[:50]
-    )
-    change = RatingChange.objects.filter(match=OuterRef("pk"), user=user)
-    my_seat = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    offset = (page - 1) * MATCHES_PER_PAGE
-    finished = list(
-        mine.filter(status=MatchStatus.FINISHED)
-        .annotate(
-            my_rank=Subquery(my_seat.values("rank")[:1]),
-            change_before=Subquery(change.values("display_before")[:1]),
-            change_after=Subquery(change.values("display_after")[:1]),
-        )
-        .order_by("-finished_at", "-pk")[offset : offset + MATCHES_PER_PAGE + 1]
-    )
+    in_play, finished = _matches_of(user, viewer, page)
     has_next = len(finished) > MATCHES_PER_PAGE
     finished = finished[:MATCHES_PER_PAGE]
     seats: dict[int, list[Seat]] = {}
@@ -236,6 +259,8 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
             .order_by("match_id", "index")
         ):
             seats.setdefault(seat.match_id, []).append(seat)
+    # The player's rating change in each finished match, from the history above.
+    changed = {c.match_id: c for rows in history.values() for c in rows}
     blocked = signed_in and viewer.pk != user.pk and user.blocked_by_viewer
     blocks_me = signed_in and viewer.pk != user.pk and user.blocks_viewer
     return PlayerPage(
@@ -243,13 +268,53 @@ def player_page(username: str, viewer, page: int = 1) -> PlayerPage | None:
         ref=ref_for_user(user),
         standings=standings,
         in_play=[_line(m, seats.get(m.pk, [])) for m in in_play],
-        finished=[_line(m, seats.get(m.pk, []), finished=True) for m in finished],
+        finished=[
+            _line(m, seats.get(m.pk, []), finished=(user.pk, changed.get(m.pk))) for m in finished
+        ],
         page=page,
         has_next=has_next,
         blocked_by_me=blocked,
         blocks_me=blocks_me,
         presence=None if signed_in and viewer.pk == user.pk else presence_of([user]).get(user.pk),
+        statistics=for_player(user),
+        meetings=head_to_head(viewer, user) if signed_in else [],
+        reliability=record_of(user.pk),
     )
+
+
+IN_PLAY_SHOWN = 50
+
+
+def _matches_of(user, viewer, page: int) -> tuple[list[Match], list[Match]]:
+    """The player's matches in play (open or active, newest first, at most
+    ``IN_PLAY_SHOWN``) and one page of their finished ones (latest first,
+    one more than a page, to tell whether another follows): in one query,
+    each list numbered by its own window and cut there. The player's rank
+    and rating change in a finished one are read from its seats and the
+    rating history the page has anyway (``_line``), not by subqueries run
+    for each of the player's matches before the window keeps a page of them."""
+    finished = Q(status=MatchStatus.FINISHED)
+    group = Case(When(finished, then=Value(1)), default=Value(0), output_field=IntegerField())
+    newest = Case(When(finished, then=F("finished_at")), default=F("created_at"))
+    offset = (page - 1) * MATCHES_PER_PAGE
+    rows = list(
+        Match.objects.filter(
+            visible_to(viewer),
+            seats__user=user,
+            status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE, MatchStatus.FINISHED],
+        )
+        .defer("state", "options")
+        .annotate(
+            group=group,
+            nth=Window(RowNumber(), partition_by=[group], order_by=[newest.desc(), F("pk").desc()]),
+        )
+        .filter(
+            Q(group=0, nth__lte=IN_PLAY_SHOWN)
+            | Q(group=1, nth__gt=offset, nth__lte=offset + MATCHES_PER_PAGE + 1)
+        )
+        .order_by("group", "nth")[: IN_PLAY_SHOWN + MATCHES_PER_PAGE + 1]
+    )
+    return [m for m in rows if m.group == 0], [m for m in rows if m.group == 1]
 
 
 def _chart(changes: list[RatingChange]) -> Chart | None:
@@ -258,17 +323,25 @@ def _chart(changes: list[RatingChange]) -> Chart | None:
     return rating_chart([changes[0].display_before] + [c.display_after for c in changes])
 
 
-def _line(match: Match, seats: list[Seat], finished: bool = False) -> MatchLine:
-    before = getattr(match, "change_before", None)
-    after = getattr(match, "change_after", None)
+def _line(
+    match: Match, seats: list[Seat], finished: tuple[int, RatingChange | None] | None = None
+) -> MatchLine:
+    """A match's line on the player's page; ``finished``: for a finished
+    match, the player's id and their rating change in it (or None)."""
+    rank = before = after = None
+    if finished is not None:
+        user_id, change = finished
+        rank = next((s.rank for s in seats if s.user_id == user_id), None)
+        if change is not None:
+            before, after = change.display_before, change.display_after
     return MatchLine(
         match=match,
         title=game_title(match.game_key),
         players=[ref_for_seat(s, s.player_name) for s in seats],
-        rank=getattr(match, "my_rank", None) if finished else None,
+        rank=rank,
         delta=after - before if after is not None and before is not None else None,
         display_after=after,
-        thumb=None if finished else thumbnail(match),
+        thumb=None if finished is not None else thumbnail(match),
     )
 
 
@@ -310,15 +383,18 @@ class Leaderboard:
     my_rating: Rating | None
     # Below the ranked players, on the last page: the best provisional ones.
     provisional: list[LeaderRow] = field(default_factory=list)
+    # The bot accounts' board (``accounts.bots``), not the humans'.
+    bots: bool = False
 
 
-def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
+def leaderboard(game_key: str, page: int, viewer, bots: bool = False) -> Leaderboard:
     """One page of a game's leaderboard, and the viewer's own place: three
     queries at most (the count, the page, the viewer's rating with their
     place and name), each an index range scan over ``rating_leaderboard``,
     and on the last page a fourth, the best provisional players (a range of
-    ``rating_provisional``); the page with its top bar stays within five."""
-    rows = leaderboard_rows().filter(game_key=game_key)
+    ``rating_provisional``); the page with its top bar stays within five.
+    ``bots``: the bot accounts' board instead of the humans'."""
+    rows = leaderboard_rows(bots).filter(game_key=game_key)
     total = rows.count()
     pages = max(1, -(-total // LEADERBOARD_PAGE))
     page = min(page, pages)
@@ -334,7 +410,7 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
     shown = [_row(r, offset + i + 1, me_id) for i, r in enumerate(chosen)]
     provisional = []
     if page == pages:
-        below = best_first(provisional_rows().filter(game_key=game_key))
+        below = best_first(provisional_rows(bots).filter(game_key=game_key))
         provisional = [
             _row(r, None, me_id) for r in below.select_related("user__profile")[:LEADERBOARD_PAGE]
         ]
@@ -343,7 +419,7 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
     if me_id is not None:
         # The viewer's place is counted in the same statement.
         my_rating = (
-            with_place(Rating.objects.filter(user_id=me_id, game_key=game_key))
+            with_place(Rating.objects.filter(user_id=me_id, game_key=game_key, bot=bots))
             .select_related("user__profile")
             .first()
         )
@@ -359,6 +435,7 @@ def leaderboard(game_key: str, page: int, viewer) -> Leaderboard:
         my_row=my_row,
         my_rating=my_rating,
         provisional=provisional,
+        bots=bots,
     )
 
 

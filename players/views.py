@@ -29,7 +29,7 @@ def player_page(request, username: str):
     context = {
         "data": data,
         "is_me": request.user.is_authenticated and request.user.pk == data.user.pk,
-        "sections": sections.sections_for(data.user),
+        "sections": sections.sections_for(data.user, request.user),
         "not_accepting": not_accepting(),
     }
     return render(request, "players/player.html", context)
@@ -66,11 +66,12 @@ def leaderboards(request):
 
 
 @require_GET
-def leaderboard(request, key: str):
+def leaderboard(request, key: str, bots: bool = False):
+    """A game's leaderboard: the people's, or with ``bots`` the bot accounts'."""
     try:
         registry.get(key)
     except KeyError:
         raise Http404(_("There is no such game.")) from None
     page = selectors.page_number(request.GET.get("page"))
-    board = selectors.leaderboard(key, page, request.user)
+    board = selectors.leaderboard(key, page, request.user, bots=bots)
     return render(request, "players/leaderboard.html", {"board": board, "games": registry.all()})

@@ -42,7 +42,9 @@ PACKAGES = (
     "players",
     "ladders",
     "tournaments",
+    "seasons",
     "matchmaking",
+    "friends",
     "core",
     "config",
 )

@@ -3,7 +3,8 @@ games' desk: cancelling a tournament and removing an entrant go through
 ``tournaments.services`` from a form that asks for a reason, each recorded
 in the audit log (``games.ModerationAction``). A tournament match's result is
 decided on the match's own desk page (Adjudicate), as for any match: the
-match's end then advances the tournament."""
+match's end then advances the tournament. A tournament chat's line is hidden
+from its desk page ("Hide"), as a match chat's is."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from core.forms import whole_number
-from games.moderation.desk import ReadOnlyAdmin, reason_page
-from tournaments import services
-from tournaments.models import Entrant, Placement, Round, Tournament
+from games.moderation.desk import HideMessageAdmin, ReadOnlyAdmin, reason_page
+from tournaments import chat, services
+from tournaments.models import Entrant, Placement, Round, Tournament, TournamentMessage
 
 
 class EntrantInline(admin.TabularInline):
@@ -39,7 +40,16 @@ class EntrantInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ["name", "game_key", "format", "status", "starts_at", "current_round", "rounds"]
+    list_display = [
+        "name",
+        "game_key",
+        "format",
+        "status",
+        "starts_at",
+        "start_when_full",
+        "current_round",
+        "rounds",
+    ]
     list_filter = ["status", "format", "game_key"]
     search_fields = ["name", "created_by__username"]
     inlines = [EntrantInline]
@@ -98,3 +108,25 @@ class RoundAdmin(ReadOnlyAdmin):
 class PlacementAdmin(ReadOnlyAdmin):
     list_display = ["round", "table", "seat", "entrant", "match", "points", "is_bye", "aborted"]
     list_select_related = ["round__tournament", "entrant__user", "match"]
+
+
+@admin.register(TournamentMessage)
+class TournamentMessageAdmin(HideMessageAdmin):
+    list_display = ["created_at", "tournament", "user", "text", "hidden_at", "hide_link"]
+    list_filter = [("hidden_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["tournament", "user"]
+    search_fields = ["text", "user__username", "tournament__name"]
+    hide_permission = chat.MODERATE_CHAT
+
+    @admin.display(description=_("Moderate"))
+    def hide_link(self, message):
+        if message.hidden_at is not None:
+            return ""
+        url = reverse("admin:tournaments_tournamentmessage_hide", args=[message.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Hide"))
+
+    def hide(self, moderator, message, reason):
+        chat.hide_message(moderator, message, reason)
+
+    def hide_done_url(self, message):
+        return reverse("admin:tournaments_tournamentmessage_changelist")

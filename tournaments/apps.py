@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    """Round robin and Swiss tournaments built on ordinary matches: above the
+    """Round robin, Swiss and knockout tournaments built on ordinary matches: above the
     match machinery, told of a match's end by ``games.signals.match_ended``."""
 
     name = "tournaments"
@@ -12,6 +12,7 @@ class TournamentsConfig(AppConfig):
 
         from accounts.roles import ensure_moderator_group, register_permissions
         from games.moderation import audit
+        from games.play import bot_accounts
         from games.signals import match_ended
         from players import sections
         from tournaments import notify, selectors, services
@@ -25,6 +26,7 @@ class TournamentsConfig(AppConfig):
                 "view_entrant",
                 "view_round",
                 "view_placement",
+                "view_tournamentmessage",
             ],
         )
         notify.register()
@@ -32,6 +34,7 @@ class TournamentsConfig(AppConfig):
         sections.register(
             "tournaments", "tournaments/player_section.html", selectors.player_section
         )
+        bot_accounts.register_commitments(services.rounds_promised)
         match_ended.connect(services.on_match_ended, dispatch_uid="tournaments.match_ended")
         # The moderators' group again once this app's permissions exist.
         post_migrate.connect(ensure_moderator_group, sender=self)

@@ -28,10 +28,24 @@ class CreateTournamentForm(CreateMatchForm):
     starts_at = forms.DateTimeField(
         label=_("Starts at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        required=False,
         help_text=_("In your time zone."),
+    )
+    start_when_full = forms.BooleanField(
+        label=_("Start when full"),
+        required=False,
+        help_text=_(
+            "Instead of a start time: it starts as soon as the most entrants have entered."
+        ),
     )
     min_entrants = forms.IntegerField(label=_("Fewest entrants"), min_value=2, initial=4)
     max_entrants = forms.IntegerField(label=_("Most entrants"), min_value=2, initial=16)
+    # Bot accounts (accounts.bots) enter only where the organiser allows them.
+    bots_allowed = forms.BooleanField(
+        label=_("Bot accounts may enter"),
+        required=False,
+        help_text=_("Programs playing through the API, marked BOT; off unless you tick it."),
+    )
 
     field_order = [
         "name",
@@ -40,8 +54,10 @@ class CreateTournamentForm(CreateMatchForm):
         "format",
         "rounds",
         "starts_at",
+        "start_when_full",
         "min_entrants",
         "max_entrants",
+        "bots_allowed",
     ]
 
     def __init__(self, *args, **kwargs):
@@ -49,6 +65,7 @@ class CreateTournamentForm(CreateMatchForm):
         for name in ("visibility", "min_rating", "max_rating"):
             self.fields.pop(name, None)
         self.fields["n_seats"].label = _("Players at each table")
+        self.fields["min_reliability"].label = _("Minimum reliability to enter (%)")
         # The maxima are the services' own settings (``SMOKI``), read per form.
         limits = settings.SMOKI
         _at_most(self.fields["rounds"], limits["TOURNAMENT_MAX_ROUNDS"])
@@ -62,6 +79,10 @@ class CreateTournamentForm(CreateMatchForm):
             self.add_error("max_entrants", _("The fewest must not be above the most."))
         if cleaned.get("format") == Format.SWISS and not cleaned.get("rounds"):
             self.add_error("rounds", _("Say how many rounds."))
+        if cleaned.get("format") == Format.KNOCKOUT and cleaned.get("n_seats") not in (None, 2):
+            self.add_error("n_seats", _("A knockout is played at tables of two players."))
+        if not cleaned.get("start_when_full") and not cleaned.get("starts_at"):
+            self.add_error("starts_at", _("Give a start time, or choose to start when full."))
         return cleaned
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 class Format(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("Round robin")
     SWISS = "swiss", _("Swiss")
+    KNOCKOUT = "knockout", _("Knockout")
 
 
 class TournamentStatus(models.TextChoices):
@@ -46,7 +47,25 @@ class Tournament(models.Model):
     # one of games.models.TakeoverLevel, checked by the services as the
     # timeout policy is (Match.takeover_level).
     takeover_level = models.CharField(max_length=12, default="heuristic")
+    # Given to every match of the tournament (``Match.vacation_allowed``,
+    # ``Match.weekend_pause``), and shown before anyone enters.
+    vacation_allowed = models.BooleanField(default=True)
+    weekend_pause = models.BooleanField(default=False)
+    # The share (percent) of finished matches an entrant must have completed
+    # in the last 90 days (``games.play.reliability``); None: no minimum.
+    min_reliability = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Whether bot accounts may enter (``accounts.bots``): the organiser's
+    # choice on the create form, off unless ticked.
+    bots_allowed = models.BooleanField(default=False, db_default=False)
+    # With ``start_when_full`` the start is the moment the last place is
+    # taken; ``starts_at`` is then the deadline after which the sweep starts
+    # (or, with too few entrants, cancels) it as any other.
     starts_at = models.DateTimeField()
+    # False for a tournament another app runs as part of something larger (a
+    # season's division, ``seasons``): its own page as any other, but the
+    # tournaments' list leaves it to that larger thing's page.
+    listed = models.BooleanField(default=True)
+    start_when_full = models.BooleanField(default=False)
     min_entrants = models.PositiveSmallIntegerField()
     max_entrants = models.PositiveSmallIntegerField()
     status = models.CharField(
@@ -89,6 +108,7 @@ class AuditKind(models.TextChoices):
 
     CANCEL_TOURNAMENT = "cancel_tournament", _("Cancel a tournament")
     REMOVE_ENTRANT = "remove_entrant", _("Remove a tournament entrant")
+    HIDE_CHAT = "hide_tournament_chat", _("Hide a tournament chat message")
 
 
 class EntrantStatus(models.TextChoices):
@@ -109,6 +129,9 @@ class Entrant(models.Model):
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
+    # The place in the final standings, stored when the tournament finishes:
+    # a player's page lists the tournaments they won (place 1) from it.
+    final_place = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["joined_at", "pk"]
@@ -167,3 +190,49 @@ class Placement(models.Model):
 
     def __str__(self):
         return f"{self.round} table {self.table} seat {self.seat}"
+
+
+class TournamentMessage(models.Model):
+    """A line of a tournament's chat (``tournaments.chat``): its entrants and
+    moderators write, everyone who sees the tournament reads. Hidden by a
+    moderator it stays for the audit but leaves the page, as a match chat's
+    line does (``games.ChatMessage``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_messages"
+    )
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(fields=["tournament", "created_at"], name="tournament_chat_time"),
+        ]
+
+    def __str__(self):
+        return f"{self.user}: {self.text[:40]}"
+
+
+class TournamentWebhook(models.Model):
+    """An organiser's webhook on their tournament (``tournaments.feed``): it
+    gets the tournament's feed (a round started, a round's results, the
+    end), never the organiser's own notifications (``Webhook.personal`` is
+    False). Removing the webhook removes the link."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    webhook = models.OneToOneField(
+        "games.Webhook", on_delete=models.CASCADE, related_name="tournament_link"
+    )
+
+    def __str__(self):
+        return f"webhook {self.webhook_id} of {self.tournament}"

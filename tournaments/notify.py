@@ -34,7 +34,7 @@ def register() -> None:
     kinds.register_news(
         TOURNAMENT_NEWS,
         label=lambda: gettext_lazy("News of a tournament"),
-        preference="email_match_events",
+        preference="email_tournaments",
         words=tournament_words,
         page=lambda about: reverse("tournament_detail", args=[about.get("tournament", 0)]),
     )

@@ -14,6 +14,9 @@ explains the rules in words; the docstrings here say how.
 - ``swiss_tables``: tables of N filled in score order, each newcomer to a
   table the one who met its players least and is kept apart from none of
   them where a free entrant allows.
+- ``knockout_*``: single elimination at two-player tables, the bracket
+  seeded 1 v N with byes to the top seeds, each round the winners of the
+  last, a draw going to the better seed.
 """
 
 from __future__ import annotations
@@ -364,3 +367,120 @@ def _separate(tables: list[list[int]], history: History, rank: dict[int, int]) -
                 _distance, _rank, moving, other, c = min(swaps)
                 table[table.index(moving)] = c
                 other[other.index(c)] = moving
+
+
+# -- Knockout -------------------------------------------------------------------
+
+
+def knockout_rounds(n: int) -> int:
+    """Rounds of a single elimination of ``n`` entrants: ceil(log2 n)."""
+    return max(0, (n - 1).bit_length()) if n > 1 else 0
+
+
+def bracket_order(size: int) -> list[int]:
+    """Seed numbers (1 = best) in bracket order for ``size`` slots, a power
+    of two: 1 v size, then the pairs fold in so that seeds 1 and 2 can meet
+    only in the final, seeds 1 to 4 only from the semi-finals on, and so on
+    (for 8: 1 8 4 5 2 7 3 6)."""
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [seed for top in order for seed in (top, total - top)]
+    return order
+
+
+def knockout_bracket(seeded: list[int]) -> list[int | None]:
+    """Round 1's slots: the entrants (best seed first) in bracket order, with
+    None where the bracket has more slots than entrants; those empty slots
+    face the top seeds, who thus have the byes."""
+    size = 1 << knockout_rounds(len(seeded))
+    return [seeded[s - 1] if s <= len(seeded) else None for s in bracket_order(size)]
+
+
+def knockout_seeds(bracket: list[int | None]) -> dict[int, int]:
+    """Each entrant's seed number (1 = best), read back from round 1's slots."""
+    return {
+        e: seed
+        for e, seed in zip(bracket, bracket_order(len(bracket)), strict=True)
+        if e is not None
+    }
+
+
+def knockout_pairs(
+    slots: list[int | None], active: Collection[int]
+) -> tuple[list[list[int]], list[int]]:
+    """(tables, byes) of a round from its slots: neighbouring slots meet
+    (the better seed, earlier in ``slots``' pair, sits first); one whose
+    neighbour is empty or no longer plays (withdrew) has a bye."""
+    tables, byes = [], []
+    for i in range(0, len(slots), 2):
+        pair = [e for e in slots[i : i + 2] if e is not None and e in active]
+        if len(pair) == 2:
+            tables.append(pair)
+        elif pair:
+            byes.append(pair[0])
+    return tables, byes
+
+
+def knockout_next(
+    slots: list[int | None], results: Iterable, seed: dict[int, int]
+) -> list[int | None]:
+    """The next round's slots: the winner of each pair of ``slots``, from
+    that round's ``results`` (``standings.TableResult``-like: ``entrants``,
+    ``points``, ``bye``). A pair's winner is who won more points at its
+    table; a draw or an aborted match goes to the better seed (lower
+    ``seed``); a bye advances its holder; a pair with neither is empty."""
+    winner_of: dict[int, int] = {}
+    for table in results:
+        if table.bye:
+            winner_of[table.entrants[0]] = table.entrants[0]
+            continue
+        if table.points is None or len(table.entrants) != 2:
+            continue
+        a, b = table.entrants
+        pa, pb = table.points
+        if pa != pb:
+            best = a if pa > pb else b
+        else:
+            best = min((a, b), key=lambda e: seed.get(e, len(seed)))
+        winner_of[a] = winner_of[b] = best
+    following = []
+    for i in range(0, len(slots), 2):
+        pair = [e for e in slots[i : i + 2] if e is not None]
+        following.append(next((winner_of[e] for e in pair if e in winner_of), None))
+    return following
+
+
+def knockout_history(
+    bracket: list[int | None], results: Iterable, seed: dict[int, int], done: int | None = None
+) -> list[list[int | None]]:
+    """The slots of every round replayed from the bracket: round 1's, then
+    the next one for each of the first ``done`` rounds (by default every
+    round with a result) whose results are all in; a round with no table
+    (everyone in it withdrew) empties its slots. The last list has a single
+    slot once the final is decided."""
+    by_round: dict[int, list] = {}
+    for table in results:
+        by_round.setdefault(table.round, []).append(table)
+    if done is None:
+        done = max(by_round, default=0)
+    history = [list(bracket)]
+    for number in range(1, done + 1):
+        tables = by_round.get(number, [])
+        if len(history[-1]) < 2 or any(t.points is None for t in tables):
+            break
+        history.append(knockout_next(history[-1], tables, seed))
+    return history
+
+
+def knockout_places(history: list[list[int | None]], rounds: int) -> dict[int, int]:
+    """Each entrant's place: 1 for the winner (alone in the last slot),
+    2 for the final's loser, 3 shared by the semi-finals' losers, 5 by the
+    quarter-finals', and so on: one who last stood in round ``k``'s slots
+    of ``rounds`` shares place 2**(rounds-k) + 1."""
+    places: dict[int, int] = {}
+    for level, slots in enumerate(history, start=1):
+        for entrant in slots:
+            if entrant is not None:
+                places[entrant] = 1 if level > rounds else (1 << (rounds - level)) + 1
+    return places

@@ -8,24 +8,30 @@ placement of every round with its match's status.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from django.db.models import Case, Count, Q, When
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When, Window
+from django.db.models.functions import RowNumber
+from django.utils.translation import gettext as _
 
+from accounts.models import Block
 from accounts.refs import PlayerRef, ref_for_user
 from games.engine import registry
 from games.models import MatchStatus, TakeoverLevel
+from games.panel.build import clock_rules
 from players import selectors as players_selectors
 from players.models import Rating, display_of
+from tournaments import chat, feed
 from tournaments.models import (
     Entrant,
     EntrantStatus,
     Format,
     Placement,
     Tournament,
+    TournamentMessage,
     TournamentStatus,
 )
-from tournaments.standings import TableResult, crosstable, standings
+from tournaments.standings import TableResult, crosstable, ordered_standings
 
 LIST_LENGTH = 50
 
@@ -38,8 +44,9 @@ def game_title(key: str) -> str:
 
 
 def tournament_lists() -> dict[str, list[Tournament]]:
-    """Open for entry (soonest first), running, and recently over."""
-    base = Tournament.objects.annotate(
+    """Open for entry (soonest first), running, and recently over; not the
+    seasons' divisions (``Tournament.listed``), which their season lists."""
+    base = Tournament.objects.filter(listed=True).annotate(
         n_entrants=Count("entrants", filter=Q(entrants__status=EntrantStatus.ACTIVE))
     )
     lists = {
@@ -73,6 +80,7 @@ class TableRow:
 class RoundRow:
     number: int
     tables: list[TableRow]
+    title: str = ""  # a knockout's last rounds are named: the final, the semi-finals...
 
 
 @dataclass
@@ -97,12 +105,20 @@ class TournamentPage:
     cross_heads: list[PlayerRef] = field(default_factory=list)
     cross_rows: list[tuple[PlayerRef, list[str]]] = field(default_factory=list)
     takeover_label: str = ""
+    clock_rules: list[str] = field(default_factory=list)  # no vacation, weekend pause
     my_entry: Entrant | None = None
     can_join: bool = False
     can_leave: bool = False
     can_withdraw: bool = False
     winners: list[PlayerRef] = field(default_factory=list)  # once it is over: first place
     winner_points: str = ""
+    chat: list[TournamentMessage] = field(default_factory=list)
+    can_chat: bool = False
+    # The organiser's webhooks with their last deliveries; None for anyone
+    # else (``feed.page_hooks``).
+    webhooks: list[dict] | None = None
+    can_add_webhook: bool = False
+    webhook_kinds: list[tuple[str, str]] = field(default_factory=list)
 
 
 def points_text(points: float | None) -> str:
@@ -132,10 +148,7 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
         newcomer = display_of(25.0, 25.0 / 3.0)
         for entrant in entrants:
             entrant.rating = current.get(entrant.user_id, newcomer)
-    refs = {
-        e.pk: PlayerRef(name=ref_for_user(e.user).name, username=e.user.username, rating=e.rating)
-        for e in entrants
-    }
+    refs = {e.pk: replace(ref_for_user(e.user), rating=e.rating) for e in entrants}
     placements = list(
         Placement.objects.filter(round__tournament=tournament)
         .select_related("round", "match")
@@ -153,9 +166,14 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
         .order_by("round__number", "table", "seat")
     )
     rounds = _rounds(placements, refs)
+    if tournament.format == Format.KNOCKOUT:
+        for row in rounds:
+            row.title = knockout_round_title(row.number, tournament.rounds)
     results = _results(placements)
     me = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    rows = standings([(e.pk, e.rating) for e in entrants if e.pk in refs], results)
+    rows = ordered_standings(
+        tournament, [(e.pk, e.rating) for e in entrants if e.pk in refs], results
+    )
     status_of = {
         e.pk: "" if e.status == EntrantStatus.ACTIVE else e.get_status_display() for e in entrants
     }
@@ -180,6 +198,7 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
         rounds=rounds,
         standings=standing_rows,
         takeover_label=str(TakeoverLevel(tournament.takeover_level).label),
+        clock_rules=clock_rules(tournament),
     )
     if tournament.format == Format.ROUND_ROBIN and results:
         order = [r.entrant for r in rows]
@@ -199,6 +218,11 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
         page.winners = [row.ref for row in standing_rows if row.place == 1]
         page.winner_points = points_text(standing_rows[0].points)
     page.my_entry = next((e for e in entrants if e.user_id == me), None)
+    page.chat = chat_lines(tournament.pk, viewer)
+    page.can_chat = bool(me) and (
+        (page.my_entry is not None and page.my_entry.status != EntrantStatus.REMOVED)
+        or chat.is_chat_moderator(viewer)
+    )
     is_open = tournament.status == TournamentStatus.OPEN
     page.can_join = bool(me) and is_open and page.my_entry is None
     page.can_leave = is_open and page.my_entry is not None
@@ -207,7 +231,37 @@ def tournament_page(tournament_id: int, viewer) -> TournamentPage | None:
         and page.my_entry is not None
         and page.my_entry.status == EntrantStatus.ACTIVE
     )
+    page.webhooks = feed.page_hooks(tournament, viewer)
+    page.can_add_webhook = feed.may_add(page.webhooks)
+    page.webhook_kinds = feed.webhook_kinds()
     return page
+
+
+CHAT_SHOWN = 50
+
+
+def chat_lines(tournament_id: int, viewer, limit: int = CHAT_SHOWN) -> list[TournamentMessage]:
+    """The chat's latest lines, oldest first (one query): hidden ones left
+    out, and for a signed-in viewer the lines of anyone they blocked."""
+    rows = TournamentMessage.objects.filter(tournament_id=tournament_id, hidden_at__isnull=True)
+    if viewer is not None and viewer.is_authenticated:
+        rows = rows.exclude(
+            user_id__in=Block.objects.filter(blocker_id=viewer.pk).values("blocked_id")
+        )
+    latest = rows.select_related("user__profile").order_by("-created_at", "-pk")[:limit]
+    return list(latest)[::-1]
+
+
+def knockout_round_title(number: int, rounds: int) -> str:
+    """The bracket's names for its last three rounds (others are numbered)."""
+    left = rounds - number
+    if left == 0:
+        return _("Final")
+    if left == 1:
+        return _("Semi-finals")
+    if left == 2:
+        return _("Quarter-finals")
+    return ""
 
 
 def _rounds(placements: list[Placement], refs: dict[int, PlayerRef]) -> list[RoundRow]:
@@ -254,15 +308,73 @@ def _results(placements: list[Placement]) -> list[TableResult]:
     return results
 
 
+TROPHIES_SHOWN = 50
+
+
+TOURNAMENTS_SHOWN = 20
+
+
 def player_section(user) -> dict:
-    """The tournaments section of a player's page (``players.sections``)."""
-    return {"tournaments": tournaments_of(user.pk)}
+    """The tournaments section of a player's page (``players.sections``):
+    the trophies (as ``trophies_of``) above the tournaments entered (as
+    ``tournaments_of``), both from one query: the player's tournaments, each
+    numbered in either list by a window of its own and kept where it is
+    shown."""
+    order = _entered_order()
+    won = Case(
+        When(status=TournamentStatus.FINISHED, entrants__final_place=1, then=Value(1)),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    rows = list(
+        Tournament.objects.filter(entrants__user_id=user.pk)
+        .annotate(
+            order=order,
+            won=won,
+            nth=Window(RowNumber(), order_by=[order.asc(), F("starts_at").desc(), F("pk").desc()]),
+            nth_won=Window(
+                RowNumber(), partition_by=[won], order_by=[F("finished_at").desc(), F("pk").desc()]
+            ),
+        )
+        .filter(Q(nth__lte=TOURNAMENTS_SHOWN) | Q(won=1, nth_won__lte=TROPHIES_SHOWN))
+        .order_by("nth")
+    )
+    for tournament in rows:
+        tournament.game_title = players_selectors.game_title(tournament.game_key)
+    trophies = sorted((t for t in rows if t.won), key=lambda t: t.nth_won)
+    return {
+        "trophies": [t for t in trophies if t.nth_won <= TROPHIES_SHOWN],
+        "tournaments": [t for t in rows if t.nth <= TOURNAMENTS_SHOWN],
+    }
 
 
-def tournaments_of(user_id: int, limit: int = 20) -> list:
+def _entered_order():
+    """Running first, then open, then the rest."""
+    return Case(When(status="running", then=0), When(status="open", then=1), default=2)
+
+
+def trophies_of(user_id: int, limit: int = TROPHIES_SHOWN) -> list:
+    """The finished tournaments the player won (first place in the final
+    standings), latest first (one query): read from the places stored at
+    the end, not replayed."""
+    rows = list(
+        Tournament.objects.filter(
+            status=TournamentStatus.FINISHED,
+            entrants__user_id=user_id,
+            entrants__final_place=1,
+        )
+        .only("pk", "name", "game_key", "finished_at")
+        .order_by("-finished_at", "-pk")[:limit]
+    )
+    for tournament in rows:
+        tournament.game_title = players_selectors.game_title(tournament.game_key)
+    return rows
+
+
+def tournaments_of(user_id: int, limit: int = TOURNAMENTS_SHOWN) -> list:
     """The player's tournaments, open and running first, then the latest
     (one query); each with its game's title."""
-    order = Case(When(status="running", then=0), When(status="open", then=1), default=2)
+    order = _entered_order()
     rows = list(
         Tournament.objects.filter(entrants__user_id=user_id)
         .annotate(order=order)

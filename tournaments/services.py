@@ -17,10 +17,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.bots import is_bot_account
 from accounts.selectors import blocked_pairs, is_blocked_by_any
 from core import limits
 from core.errors import Conflict, Forbidden, ServiceError
@@ -39,9 +40,9 @@ from games.models import (
 )
 from games.moderation import actions as moderation
 from games.moderation import audit
-from games.play import safety
+from games.play import bot_accounts, reliability, safety
 from players.models import Rating, display_of
-from tournaments import notify, pairing
+from tournaments import feed, notify, pairing
 from tournaments.models import (
     AuditKind,
     Entrant,
@@ -52,7 +53,13 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.standings import TableResult, points_for_ranks, standings
+from tournaments.standings import (
+    TableResult,
+    knockout_slots,
+    ordered_standings,
+    points_for_ranks,
+    standings,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -88,9 +95,24 @@ def create_tournament(
     time_bank_increment: timedelta = timedelta(0),
     timeout_policy: str = "bot_strikes",
     takeover_level: str = TakeoverLevel.HEURISTIC,
+    vacation_allowed: bool = True,
+    weekend_pause: bool = False,
+    start_when_full: bool = False,
+    min_reliability: int | None = None,
+    bots_allowed: bool = False,
     now=None,
 ) -> Tournament:
-    """A new tournament open for entry, its creator the first entrant."""
+    """A new tournament open for entry, its creator the first entrant.
+
+    With ``start_when_full`` there is no start time: it starts as the last
+    place is taken (``join``); ``starts_at`` is then the deadline, the
+    longest a start may be ahead, at which the sweep starts it with whoever
+    entered, or cancels it with too few. ``min_reliability``: the share of
+    finished matches an entrant must have completed (``join`` refuses one
+    below it); the creator, its first entrant, is held to their cap on
+    matches at once as any entrant is. ``bots_allowed``: bot accounts may
+    enter (``accounts.bots``); a bot account never creates one (its pages
+    are read-only)."""
     now = now or timezone.now()
     name = (name or "").strip()
     if not name:
@@ -118,11 +140,17 @@ def create_tournament(
             _("A Swiss tournament has 1 to %(n)d rounds.")
             % {"n": _setting("TOURNAMENT_MAX_ROUNDS")}
         )
+    if format == Format.KNOCKOUT and table_size != 2:
+        raise ServiceError(_("A knockout is played at tables of two players."))
     if format == Format.ROUND_ROBIN and max_entrants > _setting("ROUND_ROBIN_MAX_ENTRANTS"):
         raise ServiceError(
             _("A round robin takes at most %(n)d entrants.")
             % {"n": _setting("ROUND_ROBIN_MAX_ENTRANTS")}
         )
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ServiceError(_("A minimum reliability is a percentage from 0 to 100."))
+    if start_when_full:
+        starts_at = now + timedelta(days=_setting("TOURNAMENT_MAX_DAYS_AHEAD"))
     if starts_at is None or starts_at < now - timedelta(minutes=5):
         raise ServiceError(_("The start must not be in the past."))
     if starts_at > now + timedelta(days=_setting("TOURNAMENT_MAX_DAYS_AHEAD")):
@@ -135,6 +163,7 @@ def create_tournament(
             _("You already run %(n)d tournaments; wait until one ends.") % {"n": running}
         )
     _check_entries(user)
+    reliability.require_room(user)
     limits.check(CREATE_LIMIT, user.pk, message=_("You created many tournaments; wait an hour."))
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -150,7 +179,12 @@ def create_tournament(
             time_bank_increment=time_bank_increment,
             timeout_policy=timeout_policy,
             takeover_level=takeover_level,
+            vacation_allowed=vacation_allowed,
+            weekend_pause=weekend_pause,
             starts_at=starts_at,
+            start_when_full=bool(start_when_full),
+            min_reliability=min_reliability or None,
+            bots_allowed=bool(bots_allowed),
             min_entrants=min_entrants,
             max_entrants=max_entrants,
             created_by=user,
@@ -182,8 +216,14 @@ def join(*, user, tournament: Tournament) -> Entrant:
     entrant did (everyone meets everyone there, so the pairing could not keep
     them apart); said without saying why, as a match's join is. A Swiss
     tournament keeps a blocked pair apart in its pairings instead
-    (``pairing.History.apart``)."""
+    (``pairing.History.apart``). Nor a player at their cap on matches at
+    once, or whose reliability record is below the tournament's minimum
+    (``games.play.reliability``), each refused in words that say so."""
     _check_entries(user)
+    if is_bot_account(user) and not tournament.bots_allowed:
+        raise Forbidden(_("This tournament's organiser does not allow bot accounts."))
+    reliability.require_room(user)
+    reliability.require_minimum(user, tournament.min_reliability)
     limits.check(ENTRY_LIMIT, user.pk, message=_("Too many entries lately; wait an hour."))
     with transaction.atomic():
         tournament = lock(tournament.pk)
@@ -198,7 +238,32 @@ def join(*, user, tournament: Tournament) -> Entrant:
             blockers += list(tournament.entrants.values_list("user_id", flat=True))
         if is_blocked_by_any(user.pk, blockers):
             raise Forbidden(_("This tournament is not open to you."))
-        return Entrant.objects.create(tournament=tournament, user=user)
+        # A bot account's day of matches against bots must have room for
+        # every round the tournament may ask of it (games.play.bot_accounts).
+        bot_accounts.require_room_for_tournament(user, tournament)
+        entrant = Entrant.objects.create(tournament=tournament, user=user)
+        if tournament.start_when_full and tournament.entrants.count() >= tournament.max_entrants:
+            # The last place taken: it starts now, in this transaction and
+            # under the same lock, so two joining at once cannot both fill it.
+            # A failure is logged and rolled back to here: the entry stands and
+            # the sweep's next pass starts the full tournament.
+            _isolated(start, tournament.pk)
+        return entrant
+
+
+def rounds_promised(user_id: int) -> int:
+    """The matches ``user_id`` may still be asked to play in the tournaments
+    it is in (open or running, not withdrawn): one a round still to come
+    (``bot_accounts.tournament_matches_ahead_of``), in one query. The
+    daily limit of a bot account's matches against bots counts them."""
+    return sum(
+        bot_accounts.tournament_matches_ahead_of(tournament)
+        for tournament in Tournament.objects.filter(
+            entrants__user_id=user_id,
+            entrants__status=EntrantStatus.ACTIVE,
+            status__in=[TournamentStatus.OPEN, TournamentStatus.RUNNING],
+        ).only("status", "format", "rounds", "current_round", "max_entrants")
+    )
 
 
 def leave(*, user, tournament: Tournament) -> None:
@@ -251,9 +316,15 @@ def _running_matches(tournament: Tournament, entrant: Entrant) -> list[Match]:
 
 
 def due_to_start(now=None) -> list[int]:
+    """Open tournaments whose start time (or, starting when full, deadline)
+    has come, and any full one that starts when full: the safety net should
+    a join's start have failed."""
     now = now or timezone.now()
+    full = Q(start_when_full=True, n_entrants__gte=F("max_entrants"))
     return list(
-        Tournament.objects.filter(status=TournamentStatus.OPEN, starts_at__lte=now)
+        Tournament.objects.filter(status=TournamentStatus.OPEN)
+        .annotate(n_entrants=Count("entrants"))
+        .filter(Q(starts_at__lte=now) | full)
         .order_by("starts_at")
         .values_list("pk", flat=True)[:100]
     )
@@ -282,7 +353,7 @@ def start(tournament_id: int, now=None) -> str:
         tournament = lock(tournament_id)
         if tournament is None or tournament.status != TournamentStatus.OPEN:
             return "not open"
-        if tournament.starts_at > now:
+        if tournament.starts_at > now and not _is_full(tournament):
             return "not yet"
         entrants = _playable(tournament)
         if len(entrants) < tournament.min_entrants:
@@ -298,9 +369,19 @@ def start(tournament_id: int, now=None) -> str:
                 ids, tournament.table_size, min(counts), counts
             )
             tournament.rounds = len(tournament.schedule)
+        elif tournament.format == Format.KNOCKOUT:
+            # The bracket (round 1's slots), fixed at the start as a round
+            # robin's schedule is; later rounds are its winners.
+            tournament.schedule = pairing.knockout_bracket([e.pk for e in _seeding_order(entrants)])
+            tournament.rounds = pairing.knockout_rounds(len(entrants))
         tournament.save()
         _create_round(tournament, 1)
     return "started"
+
+
+def _is_full(tournament: Tournament) -> bool:
+    """A start-when-full tournament whose last place is taken."""
+    return tournament.start_when_full and tournament.entrants.count() >= tournament.max_entrants
 
 
 def seat_counts(game, table_size: int, options) -> list[int]:
@@ -480,6 +561,9 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant]):
         seated = {e for table in tables for e in table}
         byes = [e.pk for e in _seeding_order(entrants) if e.pk not in seated]
         return tables, byes
+    if tournament.format == Format.KNOCKOUT:
+        slots = knockout_slots(tournament, results_of(tournament), number - 1)[-1]
+        return pairing.knockout_pairs(slots, active)
     history = _history(tournament)
     # Pairs where one blocked the other sit apart where the pairing allows.
     entrant_of = {e.user_id: e.pk for e in entrants}
@@ -517,6 +601,8 @@ def _create_round(tournament: Tournament, number: int) -> Round:
             time_bank_increment=tournament.time_bank_increment,
             timeout_policy=tournament.timeout_policy if len(table) == 2 else "bot_strikes",
             takeover_level=tournament.takeover_level,
+            vacation_allowed=tournament.vacation_allowed,
+            weekend_pause=tournament.weekend_pause,
             rated=tournament.rated,
         )
         matches.append(match.pk)
@@ -547,6 +633,7 @@ def _create_round(tournament: Tournament, number: int) -> Round:
         notify.tournament_event(tournament, notify.STARTED, byes=set(byes), told=told)
     else:
         notify.tournament_event(tournament, notify.ROUND, round_number=number, told=told)
+    feed.round_started(tournament, number)
     if not tables:  # everyone had a bye (all but one withdrew): go on at once
         outbox.hand_over_after_commit(ADVANCE_TASK, tournament.pk)
     return current
@@ -556,7 +643,19 @@ def _finish(tournament: Tournament) -> None:
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
-    notify.tournament_event(tournament, notify.FINISHED, final=final_table(tournament))
+    final = final_table(tournament)
+    _store_places(tournament, final["places"])
+    notify.tournament_event(tournament, notify.FINISHED, final=final)
+    feed.finished(tournament, final)
+
+
+def _store_places(tournament: Tournament, places: dict[int, int]) -> None:
+    """Each entrant's final place, kept for their player page (the
+    tournaments they won) without replaying the standings there."""
+    entrants = list(tournament.entrants.only("pk", "final_place"))
+    for entrant in entrants:
+        entrant.final_place = places.get(entrant.pk)
+    Entrant.objects.bulk_update(entrants, ["final_place"])
 
 
 FINAL_TABLE_ROWS = 10  # the end's email lists the top of the table (the page has it all)
@@ -568,7 +667,9 @@ def final_table(tournament: Tournament) -> dict:
     from tournaments.selectors import points_text
 
     entrants = {e.pk: e for e in tournament.entrants.select_related("user__profile")}
-    rows = standings([(e.pk, e.rating) for e in entrants.values()], results_of(tournament))
+    rows = ordered_standings(
+        tournament, [(e.pk, e.rating) for e in entrants.values()], results_of(tournament)
+    )
     name = {pk: e.user.profile.name for pk, e in entrants.items()}
     return {
         "winners": [name[r.entrant] for r in rows if r.place == 1],
@@ -585,6 +686,7 @@ def _cancel(tournament: Tournament, reason: str) -> None:
     tournament.cancel_reason = reason[:300]
     tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
     notify.tournament_event(tournament, notify.CANCELLED)
+    feed.cancelled(tournament)
 
 
 def on_match_ended(sender, match, seats, **kwargs) -> None:

@@ -21,6 +21,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from tournaments import pairing
+
+KNOCKOUT = "knockout"  # models.Format.KNOCKOUT, kept here so this module stays pure
+FINISHED = "finished"
+
 
 def points_for_ranks(ranks: list[int]) -> list[float]:
     """Each seat's points at a table from its rank (1 = first; ties share)."""
@@ -112,3 +117,31 @@ def crosstable(entrants: list[int], results: list[TableResult]) -> dict[int, dic
                 if a != b:
                     cross[a][b] = cross[a].get(b, 0.0) + table.points[i]
     return {a: dict(cross.get(a, {})) for a in entrants}
+
+
+def knockout_slots(tournament, results: list[TableResult], done: int) -> list[list[int | None]]:
+    """A knockout's slots round by round, replayed from its bracket
+    (``tournament.schedule``, fixed at the start) and the results of its
+    first ``done`` rounds."""
+    bracket = tournament.schedule
+    return pairing.knockout_history(bracket, results, pairing.knockout_seeds(bracket), done)
+
+
+def ordered_standings(tournament, entrants: list[tuple[int, int]], results: list[TableResult]):
+    """The standings' rows in final order (``tournament`` needs only its
+    format, status, rounds and schedule). A knockout is ordered by how far
+    each entrant got (the winner, the final's loser, the semi-finals' losers
+    sharing third...), the usual order breaking ties only for the page's
+    order among those who went out in the same round."""
+    rows = standings(entrants, results)
+    if tournament.format != KNOCKOUT or not tournament.schedule:
+        return rows
+    history = knockout_slots(tournament, results, tournament.rounds)
+    places = pairing.knockout_places(history, tournament.rounds)
+    if tournament.status != FINISHED:
+        places = {e: max(p, 2) for e, p in places.items()}  # no winner before the end
+    last = len(rows) + 1
+    ordered = sorted(rows, key=lambda r: (places.get(r.entrant, last), r.place))
+    for row in ordered:
+        row.place = places.get(row.entrant, last)
+    return ordered

@@ -72,7 +72,7 @@ def build_email(row: Notification) -> EmailMultiAlternatives:
         picture = board_picture_of(row) if position else None
         context.update(
             unsubscribe_url=unsubscribe,
-            preferences_url=absolute(reverse("profile")),
+            preferences_url=absolute(reverse("notification_settings")),
             name=profile.name,
             choices=email_choices(row),
             board_cid=BOARD_CID if picture else "",
@@ -288,7 +288,9 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
             lines.append(change.sentence)
             if change.why:
                 lines.append(change.why)
-        elif note := standing.uncounted_note(match, changes):
+        elif note := standing.uncounted_note(match, changes) or standing.abandoned_note(
+            match, match.seats.all(), changes, row.user_id
+        ):
             lines.append(note)
     elif row.kind == NotificationKind.UNDO_REQUEST:
         seat_index = int(row.tag[len(UNDO_TAG) :]) if row.tag.startswith(UNDO_TAG) else -1
@@ -307,6 +309,17 @@ def message_context(row: Notification, terms: dict | None = None) -> dict:
             % {**what, "who": who}
         )
         lines.append(_("Agree or refuse on the match page or in your notifications."))
+    elif row.kind == NotificationKind.MENTION:
+        about = row.about or {}
+        who = about.get("who", "?")
+        subject = _("%(who)s mentions you in %(game)s #%(id)s") % {**what, "who": who}
+        # Only the chat line, never anything of the match a seat keeps secret;
+        # a line a moderator hid since is no longer kept (``hide_message``).
+        if about.get("text"):
+            lines.append(
+                _("%(who)s writes in the chat of %(game)s #%(id)s: %(text)s")
+                % {**what, "who": who, "text": about["text"]}
+            )
     elif row.kind == NotificationKind.MODERATION:
         subject = _("A moderator changed %(game)s #%(id)s") % what
         lines.append(

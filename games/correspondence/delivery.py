@@ -21,8 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.correspondence.compose import build_email
-from games.dispatch import outbox
-from games.dispatch.notifications import DELIVER_NOTIFICATION, UNDO_TAG, logger
+from games.dispatch import outbox, quiet
+from games.dispatch.notifications import DELIVER_NOTIFICATION, HELD_QUIET, UNDO_TAG, logger
 from games.models import (
     DeliveryStatus,
     MatchStatus,
@@ -43,6 +43,14 @@ def claim(notification_id: int) -> Notification | None:
             .first()
         )
         if row is None:
+            return None
+        until = quiet.hold_until(row.user, timezone.now())
+        if until is not None:
+            # Inside the player's quiet hours (a retry, a late hand-over):
+            # the relay hands it over again when they end.
+            Notification.objects.filter(pk=row.pk).update(
+                next_attempt_at=until, last_error=HELD_QUIET
+            )
             return None
         row.status = DeliveryStatus.SENDING
         row.attempts += 1

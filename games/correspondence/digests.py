@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.correspondence import compose, delivery
+from games.dispatch import quiet
 from games.lobby import listings
 from games.models import DeliveryStatus, Notification, NotificationKind
 from games.panel.formats import local_moment
@@ -46,13 +47,20 @@ def send_for_user(user_id: int) -> bool:
     with transaction.atomic():
         rows = list(
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("match")
+            .select_related("match", "user__profile")
             .filter(user_id=user_id, status=DeliveryStatus.DIGEST)
             .order_by("pk")
         )
         if not rows:
             return False
         now = timezone.now()
+        profile = rows[0].user.profile
+        until = quiet.quiet_until(profile, now)
+        if until is not None:
+            # The digest comes after the player's quiet hours: the relay
+            # hands it over when they end.
+            Notification.objects.filter(pk__in=[r.pk for r in rows]).update(next_attempt_at=until)
+            return False
         Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
             status=DeliveryStatus.IN_DIGEST, claimed_at=now, attempts=F("attempts") + 1
         )
@@ -118,7 +126,7 @@ def build_digest(user, rows):
             "waiting": waiting,
             "news": news,
             "unsubscribe_url": unsubscribe,
-            "preferences_url": compose.absolute(reverse("profile")),
+            "preferences_url": compose.absolute(reverse("notification_settings")),
         }
         subject = translation.gettext("Your daily Smoki digest")
         text = render_to_string("emails/digest.txt", context)

@@ -21,9 +21,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.bots import is_bot_account
 from accounts.refs import PlayerRef, ref_for_seat
 from core import limits
-from core.errors import Conflict, NotFound
+from core.errors import Conflict, Forbidden, NotFound
 from games.correspondence import board_picture, move_links
 from games.engine import registry
 from games.models import Match, MatchStatus, Move, SeatStatus
@@ -184,5 +185,7 @@ def play(pk: int, token: str) -> Move:
         raise Conflict(_("This link has expired: the turn's time is over."))
     if status == STALE:
         raise Conflict(_("The position has changed since this email was sent."))
-    user = get_user_model().objects.get(pk=link.user_id)
+    user = get_user_model().objects.select_related("profile").get(pk=link.user_id)
+    if is_bot_account(user):  # a bot account plays through the API alone (accounts.bots)
+        raise Forbidden(_("A bot account plays through the API only: its pages are read-only."))
     return submit_player_action(match.pk, user, link.action, link.version)

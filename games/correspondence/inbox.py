@@ -3,11 +3,15 @@ entry per match and kind, the newest, unread if any is."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Case, F, Value, When
+from django.utils.translation import gettext as _
 
 from accounts.refs import ref_for_seat
 from games.lobby import invitations
 from games.models import (
+    DeliveryStatus,
     Invitation,
     MatchStatus,
     Notification,
@@ -79,3 +83,141 @@ def recent_notifications(user, limit: int = 50) -> list:
             row.kind == "undo_request" and delivery.undo_request_asker(row) is not None
         )
     return rows
+
+
+#: How many rows "What was sent" lists.
+SENT_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class SentRow:
+    """One notification as "What was sent" shows it: when, what, and each
+    channel's outcome in words (email; the bell always has it)."""
+
+    when: object
+    what: str
+    link: str
+    email: str
+    email_state: str  # the DeliveryStatus, for the page's mark
+    reason: str
+    read: bool
+    # Each push to a device and post to a webhook: (channel, outcome, status, why).
+    channels: tuple = ()
+
+
+def sent_history(user, limit: int = SENT_LIMIT) -> list[SentRow]:
+    """The player's latest ``limit`` notifications, newest first, each with
+    what became of its email and why, so "I never got the email" has an
+    answer, and what became of each push and webhook post of it. Two
+    queries: what a row is about is its kind's name and its match's title,
+    never anything a seat keeps secret."""
+    from games.dispatch import kinds
+    from games.engine import registry
+
+    rows = list(
+        Notification.objects.filter(user=user)
+        .select_related("match")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    sent_by_channel = _channel_outcomes([row.pk for row in rows])
+    history = []
+    for row in rows:
+        what = kinds.label_of(row.kind)
+        if row.match_id is not None:
+            title = registry.get(row.match.game_key).title
+            what = f"{what}: {title} #{row.match_id}"
+        history.append(
+            SentRow(
+                when=row.sent_at or row.created_at,
+                what=what,
+                link=kinds.link_of(row),
+                email=str(DeliveryStatus(row.status).label),
+                email_state=row.status,
+                reason=reason_in_words(row),
+                read=row.read_at is not None,
+                channels=tuple(sent_by_channel.get(row.pk, ())),
+            )
+        )
+    return history
+
+
+def _channel_outcomes(notification_ids: list[int]) -> dict[int, list[tuple]]:
+    """Each notification's pushes and webhook posts as (channel, outcome,
+    status, why), in one query."""
+    from games.models import Channel, ChannelDelivery
+
+    found: dict[int, list[tuple]] = {}
+    if not notification_ids:
+        return found
+    for delivery in ChannelDelivery.objects.filter(notification_id__in=notification_ids).order_by(
+        "channel", "pk"
+    ):
+        found.setdefault(delivery.notification_id, []).append(
+            (
+                str(Channel(delivery.channel).label),
+                str(
+                    _("Not sent")
+                    if delivery.status == DeliveryStatus.SKIPPED
+                    else DeliveryStatus(delivery.status).label
+                ),
+                delivery.status,
+                channel_reason_in_words(delivery),
+            )
+        )
+    return found
+
+
+def channel_reason_in_words(delivery) -> str:
+    """A push's or a post's ``last_error`` said to the player."""
+    from games.correspondence import push
+    from games.dispatch import quiet
+
+    error = delivery.last_error or ""
+    known = {
+        quiet.HELD_QUIET: _("Held for your quiet hours; sent when they end."),
+        push.UNSUBSCRIBED: _("The device or webhook was removed."),
+        push.OUTDATED: _("The turn it was about had ended before it could be sent."),
+        push.TURNED_OFF: _("You turned this event off for this channel."),
+    }
+    if error in known:
+        return known[error]
+    if not error:
+        return ""
+    if error.startswith("The device's subscription has ended"):
+        return _("The device no longer takes notifications; it was removed.")
+    if delivery.status == DeliveryStatus.PENDING:
+        return _("Could not be delivered yet; trying again: %(answer)s") % {"answer": error}
+    return _("Delivery failed: %(answer)s") % {"answer": error.removeprefix("Refused for good: ")}
+
+
+def reason_in_words(row: Notification) -> str:
+    """``last_error`` said to the player, in their language: why an email
+    was not sent, waits, or failed (the server's own answer kept as it is)."""
+    from games.correspondence import delivery
+    from games.dispatch import notifications
+
+    error = row.last_error or ""
+    known = {
+        notifications.SKIPPED_NEVER: _("You chose never to be emailed about this."),
+        notifications.SKIPPED_NO_ADDRESS: _("Your account has no email address."),
+        notifications.SKIPPED_RECENTLY_VIEWED: _(
+            "You had the match open a moment before, so you saw it."
+        ),
+        notifications.TOLD_IN_YOUR_TURN: _("Another email of the same moment said it."),
+        notifications.TOLD_IN_MATCH_EMAIL: _("Another email of the same moment said it."),
+        notifications.HELD_QUIET: _("Held for your quiet hours; sent when they end."),
+        delivery.NO_LONGER_TRUE: _("The turn it was about had ended before it could be sent."),
+    }
+    if error in known:
+        return known[error]
+    if not error:
+        return ""
+    if error.startswith("Refused for good by the mail server: "):
+        return _("The mail server refused it: %(answer)s") % {
+            "answer": error.removeprefix("Refused for good by the mail server: ")
+        }
+    if row.status == DeliveryStatus.PENDING:
+        return _("The mail server could not be reached; trying again: %(answer)s") % {
+            "answer": error
+        }
+    return _("Sending failed: %(answer)s") % {"answer": error}

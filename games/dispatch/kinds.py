@@ -32,6 +32,8 @@ MATCH_PREFERENCE = {
     NotificationKind.MODERATION: "email_match_events",
     # Asked while it is the judge's turn to move: as urgent as "your turn".
     NotificationKind.UNDO_REQUEST: "email_your_turn",
+    # "@name" in the match's chat (games.play.chat).
+    NotificationKind.MENTION: "email_mentions",
 }
 
 
@@ -101,6 +103,13 @@ def preference_of(kind: str) -> str:
     return _news[kind].preference
 
 
+def event_of(kind: str) -> str:
+    """The row of the preferences grid a kind belongs to (``accounts.models.EVENTS``):
+    its email preference without ``email_``, so every channel groups kinds
+    as the email does."""
+    return preference_of(kind).removeprefix("email_")
+
+
 def label_of(kind: str) -> str:
     """A kind's name, in the active language (the moderators' desk)."""
     if kind in _news:
@@ -126,3 +135,8 @@ def link_of(row: Notification) -> str:
 def news_context(row: Notification) -> dict:
     """Subject, sentences and link of a row of news, in the active language."""
     return {**_news[row.kind].words(row), "match_url": absolute(link_of(row))}
+
+
+def news_kinds() -> list[tuple[str, str]]:
+    """The registered kinds of news as (kind, name) pairs, in the active language."""
+    return [(kind, str(news.label())) for kind, news in _news.items()]

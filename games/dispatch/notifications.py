@@ -22,7 +22,8 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import Delivery
-from games.dispatch import kinds, outbox
+from games import signals
+from games.dispatch import channels, kinds, outbox, quiet
 from games.models import (
     DeliveryStatus,
     Match,
@@ -57,6 +58,7 @@ def queue(
     seat=None,
     surely_new: bool = False,
     told_elsewhere: str = "",
+    about: dict | None = None,
 ):
     """Write the outbox row for this event inside the caller's transaction and
     deliver it after the commit. Returns the row, or None if the event was
@@ -76,6 +78,9 @@ def queue(
 
     ``told_elsewhere``: another email of the same moment says this too (the
     reason, kept in ``last_error``): the row is in the bell, not emailed.
+
+    ``about``: what the row's words need beyond the match (a mention: the
+    chat message and its writer), kept in ``Notification.about``.
     """
     if user is None or not user.is_active:
         return None
@@ -95,13 +100,16 @@ def queue(
         return None
     status, reason = _told_elsewhere(initial_status(user, kind, seat), told_elsewhere)
     now = timezone.now()
+    next_attempt_at, held = first_attempt(user, status, now)
     fields = {
         "version": version,
         "tag": tag,
         "status": status,
-        "last_error": reason,
-        "next_attempt_at": now + outbox.relay_after() if status == DeliveryStatus.PENDING else None,
+        "last_error": held or reason,
+        "next_attempt_at": next_attempt_at,
     }
+    if about is not None:
+        fields["about"] = about
     unread = (
         Notification.objects.select_for_update(of=("self",))
         .filter(user=user, match=match, kind=kind, read_at__isnull=True)
@@ -117,9 +125,40 @@ def queue(
         for name, value in fields.items():
             setattr(unread, name, value)
         notification = unread
-    if status == DeliveryStatus.PENDING:
+    if status == DeliveryStatus.PENDING and not held:
         outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
+    signals.notification_written.send(sender=Notification, rows=[(user.pk, match, kind, version)])
+    channels.fan_out(
+        [
+            channels.Written(
+                notification.pk,
+                user.pk,
+                kind,
+                version,
+                tag,
+                pushable(status, reason),
+                quiet.hold_until(user, now),
+            )
+        ]
+    )
     return notification
+
+
+#: Why a pending row waits (kept in ``last_error`` until it is sent).
+HELD_QUIET = quiet.HELD_QUIET
+
+
+def first_attempt(user, status: str, now) -> tuple:
+    """When the relay should first hand a new row over, and why it waits
+    if it does: a pending row inside the player's quiet hours waits until
+    they end (``games.dispatch.quiet``), with no hand-over at the commit.
+    ``(None, "")`` for a row that is not to be emailed on its own."""
+    if status != DeliveryStatus.PENDING:
+        return None, ""
+    until = quiet.hold_until(user, now)
+    if until is not None:
+        return until, HELD_QUIET
+    return now + outbox.relay_after(), ""
 
 
 def queue_news(
@@ -137,6 +176,8 @@ def queue_news(
     if user is None or not user.is_active:
         return None
     status, reason = _told_elsewhere(initial_status(user, kind), told_elsewhere)
+    now = timezone.now()
+    next_attempt_at, held = first_attempt(user, status, now)
     notification, created = Notification.objects.get_or_create(
         user=user,
         match=None,
@@ -146,14 +187,26 @@ def queue_news(
             "version": version,
             "about": about,
             "status": status,
-            "last_error": reason,
-            "next_attempt_at": timezone.now() + outbox.relay_after()
-            if status == DeliveryStatus.PENDING
-            else None,
+            "last_error": held or reason,
+            "next_attempt_at": next_attempt_at,
         },
     )
-    if created and status == DeliveryStatus.PENDING:
+    if created and status == DeliveryStatus.PENDING and not held:
         outbox.hand_over_after_commit(DELIVER_NOTIFICATION, notification.pk)
+    if created:
+        channels.fan_out(
+            [
+                channels.Written(
+                    notification.pk,
+                    user.pk,
+                    kind,
+                    version,
+                    tag,
+                    pushable(status, reason),
+                    quiet.hold_until(user, now),
+                )
+            ]
+        )
     return notification if created else None
 
 
@@ -288,10 +341,15 @@ def _upsert(events: list[_Event], gather: bool = False) -> None:
     ops = connection.ops
     table = ops.quote_name(Notification._meta.db_table)
     params: list = []
+    reasons: dict[tuple[int, int, str], str] = {}
+    held_until: dict[tuple[int, int, str], object] = {}
     for event in events:
         status, reason = initial_status(event.user, event.kind, event.seat)
-        pending = status == DeliveryStatus.PENDING
-        next_attempt_at = event.now + outbox.relay_after() if pending else None
+        reasons[event.key] = reason
+        next_attempt_at, held = first_attempt(event.user, status, event.now)
+        if held:
+            held_until[event.key] = next_attempt_at
+            reason = held
         params += [
             event.user.pk,
             event.match.pk,
@@ -326,11 +384,29 @@ def _upsert(events: list[_Event], gather: bool = False) -> None:
             (match_id, user_id, kind): (pk, status)
             for pk, match_id, user_id, kind, status in cursor.fetchall()
         }
+    signals.notification_written.send(
+        sender=Notification,
+        rows=[(e.user.pk, e.match, e.kind, e.version) for e in events if e.key in written],
+    )
     pending = []
+    pushed = []
     for event in events:
         pk, status = written.get(event.key, (None, None))
-        if status == DeliveryStatus.PENDING:
+        if status == DeliveryStatus.PENDING and event.key not in held_until:
             pending.append(pk)
+        if pk is not None:
+            pushed.append(
+                channels.Written(
+                    pk,
+                    event.user.pk,
+                    event.kind,
+                    event.version,
+                    event.tag,
+                    pushable(status, reasons[event.key]),
+                    quiet.hold_until(event.user, event.now),
+                )
+            )
+    channels.fan_out(pushed)
     if gather and len(pending) > 1:
         outbox.hand_over_after_commit(DELIVER_NOTIFICATIONS, pending)
         return
@@ -379,6 +455,24 @@ def _told_elsewhere(status: tuple[str, str], reason: str) -> tuple[str, str]:
     if reason and status[0] in (DeliveryStatus.PENDING, DeliveryStatus.DIGEST):
         return DeliveryStatus.SKIPPED, reason
     return status
+
+
+def pushable(status: str, reason: str) -> bool:
+    """Whether a row in ``status`` (skipped for ``reason``) goes to the
+    player's devices too: the email preference does not govern push, but a
+    player looking at the match, or another notice of the moment, does."""
+    return status != DeliveryStatus.SKIPPED or reason in (SKIPPED_NEVER, SKIPPED_NO_ADDRESS)
+
+
+def forget_mentioned_line(match_id: int, message_id: int) -> None:
+    """A moderator hid a chat line: the mentions of it keep who wrote, not
+    what (their email, not sent yet, and the bell no longer quote it)."""
+    rows = Notification.objects.filter(
+        match_id=match_id, kind=NotificationKind.MENTION, tag=f"chat-{message_id}"
+    )
+    for row in rows:
+        row.about = {**(row.about or {}), "text": ""}
+        row.save(update_fields=["about"])
 
 
 def emails_now(user, kind: str, seat=None) -> bool:

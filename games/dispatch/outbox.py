@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import DeliveryStatus, Match, MatchStatus, Notification
+from games.models import ChannelDelivery, DeliveryStatus, Match, MatchStatus, Notification
 
 logger = logging.getLogger(__name__)
 
@@ -80,8 +80,9 @@ def reset_pause() -> None:
 
 
 def relay(now=None, batch: int = 500) -> dict[str, int]:
-    """Hand over again what is still waiting: notifications due for a (re)try,
-    digests due for a retry, and matches whose bots have not moved.
+    """Hand over again what is still waiting: notifications and push
+    deliveries due for a (re)try, digests due for a retry, and matches whose
+    bots have not moved.
 
     Rows are picked under ``SKIP LOCKED`` and pushed ``RELAY_AFTER`` into the
     future before they are handed over, so two relays (two beats) never queue
@@ -90,7 +91,7 @@ def relay(now=None, batch: int = 500) -> dict[str, int]:
     """
     now = now or timezone.now()
     later = now + relay_after()
-    counts = {"notifications": 0, "digests": 0, "bots": 0}
+    counts = {"notifications": 0, "digests": 0, "bots": 0, "pushes": 0}
     for pk in _take(
         Notification.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now),
         "next_attempt_at",
@@ -99,6 +100,14 @@ def relay(now=None, batch: int = 500) -> dict[str, int]:
     ):
         hand_over("games.tasks.deliver_notification", pk)
         counts["notifications"] += 1
+    for pk in _take(
+        ChannelDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now),
+        "next_attempt_at",
+        later,
+        batch,
+    ):
+        hand_over("games.tasks.deliver_push", pk)
+        counts["pushes"] += 1
     digest_rows = _take(
         Notification.objects.filter(status=DeliveryStatus.DIGEST, next_attempt_at__lte=now),
         "next_attempt_at",

@@ -146,6 +146,14 @@ class Game:
         new = self.copy_state(state)
         return new, self.resolve(new, seat, action)
 
+    def apply_legal(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """``apply`` for an action just taken from ``legal_actions(state, seat)``, by a
+        caller that knows it is legal: the same new state and events, without
+        ``apply``'s checks (which would list the legal actions again). The strong
+        bot's rollouts play every move this way; a move from outside never does."""
+        new = self.copy_state(state)
+        return new, self.resolve(new, seat, action)
+
     def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
         """Play a legal ``action`` of ``seat`` on ``state`` (a copy ``apply`` owns,
         changed in place) and return the events: the game's own rules only,

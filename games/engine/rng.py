@@ -24,6 +24,11 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+#: ``below``'s rejection limit by range (the same few ranges are drawn from all game long).
+_LIMITS: dict[int, int] = {}
+_LIMITS_KEPT = 4096
+
+
 class Rng:
     def __init__(self, state: int):
         self.state = state & MASK64
@@ -48,9 +53,13 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias (rejection sampling)."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n) if type(n) is int else None
+        if limit is None:
+            if n <= 0:
+                raise ValueError("n must be positive")
+            limit = (1 << 64) - ((1 << 64) % n)
+            if type(n) is int and len(_LIMITS) < _LIMITS_KEPT:
+                _LIMITS[n] = limit
         while True:
             value = self.next64()
             if value < limit:

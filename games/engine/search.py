@@ -85,6 +85,9 @@ class SearchResult:
     candidates: int = 0
     #: Rollouts per candidate, in the heuristic's order (sequential halving's trace).
     visits: tuple[int, ...] = ()
+    #: The chosen candidate's mean reward over its rollouts (for two players,
+    #: its estimated chance to win); None without a search.
+    value: float | None = None
 
 
 def reward(game: Game, state: State, seat: int) -> float:
@@ -106,13 +109,18 @@ def reward(game: Game, state: State, seat: int) -> float:
 def rollout(
     game: Game, state: State, policy: Policy, rng: Rng, moves: int = MAX_ROLLOUT_MOVES
 ) -> State:
-    """Play ``state`` to the end, or for ``moves`` moves, with ``policy`` for every seat."""
+    """Play ``state`` to the end, or for ``moves`` moves, with ``policy`` for every seat.
+
+    ``policy`` answers with one of the seat's legal actions (every bot level
+    does, as the conformance kit checks), so each move is played with
+    ``apply_legal``: ``apply``'s checks would list the legal actions a second
+    time at every move of every rollout."""
     for _move in range(moves):
         seats = game.current_seats(state)
         if not seats:
             return state
         seat = seats[0]
-        state, _events = game.apply(state, seat, policy(state, seat, rng))
+        state, _events = game.apply_legal(state, seat, policy(state, seat, rng))
     return state
 
 
@@ -219,6 +227,7 @@ def search(
         cut_short=cut_short,
         candidates=len(candidates),
         visits=tuple(visits),
+        value=totals[best] / visits[best] if visits[best] else None,
     )
 
 
@@ -244,3 +253,11 @@ def mixed_policy(game: Game, heuristic: Policy, random_share: float) -> Policy:
         return heuristic(state, seat, rng)
 
     return policy
+
+
+def ranked_candidates(
+    state: State, seat: int, legal: list[Action], ranker: Ranker | None, limit: int
+) -> list[Action]:
+    """The legal actions the search compares, the heuristic's favourites first
+    (the computer review weighs the same ones)."""
+    return _candidates(state, seat, legal, ranker, limit)

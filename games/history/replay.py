@@ -40,7 +40,7 @@ from games.engine.base import Game, IllegalAction
 from games.engine.replay import is_moderation, is_opening
 from games.models import ActorKind, Match, Move
 from games.panel import build, end_banner, move_log, presenters
-from games.play import access, positions
+from games.play import access, hints, positions, reviews
 
 CHECKPOINT_EVERY = positions.CHECKPOINT_EVERY
 CHECKPOINT_SECONDS = positions.CHECKPOINT_SECONDS
@@ -303,9 +303,12 @@ def replay_page(
     scene = presenter.scene(view, viewer, names, None)
     log = _log(match, log_names, viewer, moves, step)
     base = reverse("match_replay", args=[match.pk])
+    review = reviews.shown(reviews.review_of(match), names) if match.is_over else None
+    marks = review.marks if review is not None else {}
     for line in log:
         line.url = _step_url(base, line.seq, eyes_key, token)
         line.current = line.seq == step
+        line.review = marks.get(line.seq)
     context.update(
         me=me,
         viewer=viewer,
@@ -325,6 +328,14 @@ def replay_page(
         else None,
         last=StepLink(match.version, _url(match, match.version, eyes_key, token)),
         token=token,
+        review=review,
+        can_request_review=reviews.refusal(match) is None
+        and (review is None or review.status == "failed"),
+        review_step=_review_step(match, game, before, marks.get(step), names),
+        hints_used=[
+            StepLink(hint.version, _url(match, hint.version, eyes_key, token))
+            for hint in hints.used(match)
+        ],
     )
     if match.is_over:
         context["eyes"] = [
@@ -344,6 +355,34 @@ def replay_page(
             for seat in seats
         ]
     return context
+
+
+@dataclass
+class ReviewStep:
+    """The review's word on the step shown, beside its board: the mark, the
+    chance before and the choice the search preferred, in the mover's words."""
+
+    mark: reviews.StepMark
+    name: str
+    best: str
+    made: str
+
+
+def _review_step(match: Match, game: Game, before, mark, names: list[str]) -> ReviewStep | None:
+    """The step's mark with its two choices as the mover read them then (the
+    match is over: every seat's view of it may be shown)."""
+    if mark is None or before is None:
+        return None
+    presenter = presenters.get(match.game_key)
+    view = presenters.seat_view(game, before, mark.seat, names, max(mark.step - 1, 0))
+
+    def words(action) -> str:
+        try:
+            return " → ".join(str(label) for _key, label in presenter.action_steps(action, view))
+        except Exception:  # noqa: BLE001 - a choice the presenter cannot word is not hidden
+            return ""
+
+    return ReviewStep(mark, names[mark.seat], words(mark.best), words(mark.made))
 
 
 # The printable record's boards every N steps: the intervals offered, and how

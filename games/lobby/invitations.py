@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import is_blocked_by_any, not_accepting
 from core import limits
 from core.errors import Conflict, Forbidden, ServiceError
+from games import signals
 from games.dispatch import notifications
 from games.models import (
     Invitation,
@@ -23,6 +24,7 @@ from games.models import (
     NotificationKind,
     Seat,
 )
+from games.play import friendship
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,7 @@ def challenge_refusal(inviter, username: str) -> tuple[object | None, str | None
 def require_may_invite(inviter, invitee) -> None:
     """Refuse an invitation ``invitee`` does not take from ``inviter``: they
     blocked them, or take invitations only from players they have played
-    with. One neutral sentence for both (``accounts.selectors.not_accepting``):
+    with, or only from their friends. One neutral sentence for both (``accounts.selectors.not_accepting``):
     the blocked player is not told, and nothing false is said."""
     if is_blocked_by_any(inviter.pk, [invitee.pk]) or not accepts_invitation(invitee, inviter):
         raise Forbidden(not_accepting())
@@ -172,9 +174,15 @@ def withdraw_invitations(match: Match) -> None:
 
 def decline_invitation(*, user, match: Match) -> None:
     """Say no to an invitation: it disappears from the lobby and the bell."""
-    deleted, _rows = Invitation.objects.filter(match=match, invited_user=user).delete()
-    if not deleted:
+    inviters = list(
+        Invitation.objects.filter(match=match, invited_user=user).values_list(
+            "invited_by_id", flat=True
+        )
+    )
+    if not inviters:
         raise Conflict(_("You have no invitation to this match."))
+    Invitation.objects.filter(match=match, invited_user=user).delete()
+    signals.invitation_declined.send(sender=Match, match=match, user=user, inviter_ids=inviters)
     Notification.objects.filter(user=user, match=match, kind=NotificationKind.INVITATION).update(
         read_at=timezone.now()
     )
@@ -182,10 +190,14 @@ def decline_invitation(*, user, match: Match) -> None:
 
 def accepts_invitation(invitee, inviter) -> bool:
     """Whether ``invitee`` lets ``inviter`` invite them: anyone, or (their
-    choice in the profile) only players they have shared a match with."""
+    choice in the profile) only players they have shared a match with, or
+    only their friends (``games.play.friendship``: a block between them
+    undoes a friendship)."""
     from accounts.models import InvitationsFrom
 
     profile = getattr(invitee, "profile", None)
     if profile is None or profile.invitations_from == InvitationsFrom.ANYONE:
         return True
+    if profile.invitations_from == InvitationsFrom.FRIENDS:
+        return friendship.are_friends(invitee.pk, inviter.pk)
     return Seat.objects.filter(user=invitee, match__seats__user=inviter).exists()

@@ -1,29 +1,33 @@
-"""The lobby's and Watch's lists: the games' tiles, open public matches,
-matches in play to watch, and a player's own matches, finished matches and
-invitations; each with its players' ratings read in one query."""
+"""The lobby's and Watch's lists: the games' tiles, open public matches
+(friends' first, with the matches only the creator's friends may join),
+matches in play to watch (friends' games apart), and a player's own
+matches, finished matches and invitations; each with its players' ratings
+read in one query."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.refs import PlayerRef, ref_for_seat
+from accounts.bots import is_bot_account
+from accounts.refs import PlayerRef, ref_for_seat, ref_for_user
 from games.engine import registry
 from games.lobby import invitations
 from games.models import (
+    Invitation,
     Match,
     MatchStatus,
     Seat,
     Visibility,
 )
 from games.panel import presenters
-from games.panel.build import time_per_move_label
+from games.panel.build import clock_rules, time_per_move_label
 from games.panel.thumbnails import Thumbnail, thumbnail
-from games.play import standing
+from games.play import friendship, standing
 
 
 @dataclass
@@ -35,10 +39,19 @@ class MatchRow:
     free_seats: int
     time_per_move: str
     rating_range: str = ""  # "1100–1300", "≥ 1100": who may join an open match
+    clock_rules: list[str] | None = None  # no vacation, weekend pause (before joining)
     thumb: Thumbnail | None = None  # the board's picture while in play (games/panel/thumbnails.py)
+    with_friends: bool = False  # a friend of the viewer holds a seat (games.play.friendship)
+
+    @property
+    def friends_only(self) -> bool:
+        """Only the creator's friends may join (``Visibility.FRIENDS``)."""
+        return self.match.visibility == Visibility.FRIENDS
 
 
-def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
+def _row(
+    match: Match, user=None, ratings: dict | None = None, friends: frozenset = frozenset()
+) -> MatchRow:
     game = registry.get(match.game_key)
     seats = list(match.seats.all())
     my_turn = (
@@ -55,7 +68,9 @@ def _row(match: Match, user=None, ratings: dict | None = None) -> MatchRow:
         free_seats=match.n_seats - len(seats),
         time_per_move=time_per_move_label(match.time_per_move),
         rating_range=rating_range_label(match),
+        clock_rules=clock_rules(match),
         thumb=thumbnail(match),
+        with_friends=any(s.user_id in friends for s in seats),
     )
 
 
@@ -124,7 +139,16 @@ def game_tiles() -> list[GameTile]:
 
 
 def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
-    queryset = Match.objects.filter(status=MatchStatus.OPEN, visibility=Visibility.PUBLIC)
+    """The open matches ``user`` may join: public ones, and those for friends
+    only that a friend of theirs created; the matches where a friend holds a
+    seat first, then the newest. None where someone blocked them. A bot
+    account is not offered a rated match a person sits in unless it was
+    invited to it (``games.play.bot_accounts``: a rated pool of people)."""
+    friends = frozenset(friendship.friend_ids(user))
+    shown = Q(visibility=Visibility.PUBLIC)
+    if friends:
+        shown |= Q(visibility=Visibility.FRIENDS, created_by_id__in=friends)
+    queryset = Match.objects.filter(shown, status=MatchStatus.OPEN)
     if user is not None and user.is_authenticated:
         queryset = queryset.exclude(seats__user=user)
         # Matches where someone blocked this player are not offered to them.
@@ -136,9 +160,27 @@ def open_public_matches(user=None, limit: int = 50) -> list[MatchRow]:
                 )
             )
         )
-    matches = list(_with_seats(queryset.order_by("-created_at")[:limit]))
+        if is_bot_account(user):
+            queryset = queryset.exclude(
+                Q(rated=True)
+                & Exists(
+                    Seat.objects.filter(
+                        match=OuterRef("pk"),
+                        user__isnull=False,
+                        user__profile__is_bot_account=False,
+                    )
+                )
+                & ~Exists(Invitation.objects.filter(match=OuterRef("pk"), invited_user=user))
+            )
+    order = ["-created_at"]
+    if friends:
+        queryset = queryset.annotate(
+            friend_seated=Exists(Seat.objects.filter(match=OuterRef("pk"), user_id__in=friends))
+        )
+        order = ["-friend_seated", *order]
+    matches = list(_with_seats(queryset.order_by(*order)[:limit]))
     ratings = shown_ratings(matches)
-    return [_row(m, ratings=ratings) for m in matches]
+    return [_row(m, ratings=ratings, friends=friends) for m in matches]
 
 
 def shown_ratings(matches: list[Match]) -> dict[tuple[int, str], int]:
@@ -159,6 +201,26 @@ def live_public_matches(limit: int = 50) -> list[MatchRow]:
         .order_by("-updated_at")[:limit]
     )
     return [_row(m) for m in _with_seats(queryset)]
+
+
+def friends_live_matches(user, limit: int = 50) -> list[MatchRow]:
+    """Watch's "Friends' games": public matches in play where a friend of
+    ``user`` holds a seat, the most recently active first (a private match
+    stays its players' own, friends or not). No query for a visitor or a
+    player without friends but the one that finds them."""
+    friends = frozenset(friendship.friend_ids(user))
+    if not friends:
+        return []
+    queryset = (
+        Match.objects.filter(
+            Exists(Seat.objects.filter(match=OuterRef("pk"), user_id__in=friends)),
+            status=MatchStatus.ACTIVE,
+            visibility=Visibility.PUBLIC,
+        )
+        .defer("state", "options")
+        .order_by("-updated_at")[:limit]
+    )
+    return [_row(m, friends=friends) for m in _with_seats(queryset)]
 
 
 def my_matches(user) -> list[MatchRow]:
@@ -187,10 +249,12 @@ def my_invitations(user) -> list[Match]:
     matches = list(
         Match.objects.filter(invitations__invited_user=user, status=MatchStatus.OPEN)
         .exclude(seats__user=user)
-        .select_related("created_by")
+        .select_related("created_by__profile")
     )
     terms = invitations.terms_for(user, [match.pk for match in matches])
     for match in matches:
         match.title = registry.get(match.game_key).title
         match.terms = terms.get(match.pk)
+        # Who invited: by username, a link, with the BOT mark of a bot account.
+        match.inviter = ref_for_user(match.created_by, match.created_by.username)
     return matches

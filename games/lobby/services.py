@@ -45,7 +45,7 @@ from games.models import (
     TimeoutPolicy,
     Visibility,
 )
-from games.play import standing
+from games.play import bot_accounts, friendship, reliability, standing
 from games.play.services import lock_match, queue_bots_after_commit, seats_of, settle_after_change
 
 #: The refusal of a private rated match, in the form and the service alike.
@@ -53,6 +53,21 @@ PRIVATE_RATED = gettext_lazy(
     "A private match cannot be rated: only matches anyone could join count for "
     "ratings. Make it public, or untick Rated."
 )
+#: The same for a match only the creator's friends may join.
+FRIENDS_RATED = gettext_lazy(
+    "A match for friends only cannot be rated: only matches anyone could join "
+    "count for ratings. Make it public, or untick Rated."
+)
+
+
+def unrated_refusal(visibility: str) -> str | None:
+    """Why a match of ``visibility`` may not be rated (None for a public one):
+    its players chose each other, so a second account could feed a rating."""
+    if visibility == Visibility.PRIVATE:
+        return str(PRIVATE_RATED)
+    if visibility == Visibility.FRIENDS:
+        return str(FRIENDS_RATED)
+    return None
 
 
 def create_match(
@@ -71,6 +86,10 @@ def create_match(
     min_rating: int | None = None,
     max_rating: int | None = None,
     ladder_challenge: bool = False,
+    vacation_allowed: bool = True,
+    weekend_pause: bool = False,
+    min_reliability: int | None = None,
+    capped: bool = True,
 ) -> Match:
     """Open a match with its creator in the first seat. ``rated`` defaults to
     rated for public matches (a bot filling a seat makes it unrated later);
@@ -79,11 +98,18 @@ def create_match(
 
     A private match is never rated (its players chose each other, so a
     second account could feed a rating): asking for one is refused, but for
-    a ladder challenge's match (``ladder_challenge``, docs/ratings.md)."""
+    a ladder challenge's match (``ladder_challenge``, docs/ratings.md).
+
+    ``min_reliability``: the share of finished matches a joiner must have
+    completed (``games.play.reliability``). ``capped``: the creator is held
+    to their number of matches at once (not for a tournament's table or a
+    match against the bots, docs/correspondence.md)."""
     if takeover_level not in TakeoverLevel.values:
         raise ServiceError(_("Unknown bot level."))
-    if rated and visibility == Visibility.PRIVATE and not ladder_challenge:
-        raise ServiceError(str(PRIVATE_RATED))
+    if rated and unrated_refusal(visibility) and not ladder_challenge:
+        raise ServiceError(unrated_refusal(visibility))
+    if visibility not in Visibility.values:
+        raise ServiceError(_("Unknown visibility."))
     game, options = checked_setup(
         game_key=game_key,
         n_seats=n_seats,
@@ -94,6 +120,10 @@ def create_match(
     if rated is None:
         rated = visibility == Visibility.PUBLIC or ladder_challenge
     _check_rating_range(min_rating, max_rating)
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ServiceError(_("A minimum reliability is a percentage from 0 to 100."))
+    if capped:
+        reliability.require_room(user)
     seed = secrets.token_hex(16)
     with transaction.atomic():
         match = Match.objects.create(
@@ -112,6 +142,9 @@ def create_match(
             time_bank_increment=time_bank_increment,
             timeout_policy=timeout_policy,
             takeover_level=takeover_level,
+            vacation_allowed=vacation_allowed,
+            weekend_pause=weekend_pause,
+            min_reliability=min_reliability or None,
             invite_token=secrets.token_urlsafe(12),
             created_by=user,
         )
@@ -163,7 +196,9 @@ def start_table(*, users: list, game_key: str, **create) -> Match:
     tournament's table. Nobody joins, so blocks and rating ranges do not
     apply (the pairing chose the players); ``create`` is ``create_match``'s."""
     with transaction.atomic():
-        match = create_match(user=users[0], game_key=game_key, n_seats=len(users), **create)
+        match = create_match(
+            user=users[0], game_key=game_key, n_seats=len(users), capped=False, **create
+        )
         for index, user in enumerate(users[1:], start=1):
             Seat.objects.create(match=match, index=index, user=user)
         _start(match)
@@ -186,10 +221,14 @@ def _check_rating_range(low: int | None, high: int | None) -> None:
 
 def _check_may_join(match: Match, user) -> None:
     """Refuse a joiner whom a seated player blocked (in words that do not say
-    so), or whose rating for the game is outside the match's range."""
+    so), who already plays as many matches at once as they may, whose
+    reliability record is below the match's minimum, or whose rating for the
+    game is outside the match's range."""
     seated = list(match.seats.exclude(user=None).values_list("user_id", flat=True))
     if is_blocked_by_any(user.pk, seated):
         raise Forbidden(_("This match is not open to you."))
+    reliability.require_room(user)
+    reliability.require_minimum(user, match.min_reliability)
     if match.min_rating is None and match.max_rating is None:
         return
     rating = standing.rating_of(user.pk, match.game_key)
@@ -232,7 +271,10 @@ def _seat_for(match: Match, user, free: list[int]) -> int:
 
 
 def join_match(*, user, match: Match, token: str | None = None) -> Seat:
-    """Take the next free seat. Private matches need an invitation or the link's token."""
+    """Take the next free seat. Private matches need an invitation or the
+    link's token; a match for friends only, that or the creator's friendship
+    (``games.play.friendship``). A block by a seated player refuses all the
+    same (``_check_may_join``)."""
     with transaction.atomic():
         match = lock_match(match)
         require_open(match)
@@ -243,7 +285,14 @@ def join_match(*, user, match: Match, token: str | None = None) -> Seat:
             or match.invitations.filter(invited_user=user).exists()
         ):
             raise Forbidden(_("This match is private: you need an invitation."))
+        if match.visibility == Visibility.FRIENDS and not (
+            (token and secrets.compare_digest(token.encode(), match.invite_token.encode()))
+            or match.invitations.filter(invited_user=user).exists()
+            or friendship.are_friends(match.created_by_id, user.pk)
+        ):
+            raise Forbidden(_("Only the friends of this match's creator may join it."))
         _check_may_join(match, user)
+        bot_accounts.require_may_take_seat(match, user)
         free = _free_indices(match)
         if not free:
             raise Conflict(_("This match is full."))
@@ -335,6 +384,7 @@ def play_bot(*, user, game_key: str, level: str) -> Match:
             visibility=Visibility.PRIVATE,
             time_per_move=PLAY_BOT_TIME_PER_MOVE,
             rated=False,
+            capped=False,
         )
         fill_with_bots(user=user, match=match, level=level)
     return match
@@ -381,6 +431,8 @@ def rematch(*, user, match: Match) -> Match:
             time_bank_increment=original.time_bank_increment,
             timeout_policy=original.timeout_policy,
             takeover_level=original.takeover_level,
+            vacation_allowed=original.vacation_allowed,
+            weekend_pause=original.weekend_pause,
         )
         # A rematch is private (its players chose each other), so unrated.
         new.rematch_of = original

@@ -22,6 +22,7 @@ from games.engine import registry
 from games.engine.base import IllegalAction
 from games.engine.replay import MODERATION, effective_moves, replay
 from games.engine.rng import Rng
+from games.live import changes
 from games.models import (
     ActorKind,
     ChatMessage,
@@ -31,6 +32,7 @@ from games.models import (
     Move,
     Notification,
     NotificationKind,
+    ReplayComment,
     Report,
     SeatStatus,
 )
@@ -391,9 +393,12 @@ def hide_message(moderator, message: ChatMessage, reason: str) -> ModerationActi
             raise Conflict(_("That message is already hidden."))
         # The match row first, then the row that belongs to it (the locking policy).
         Match.objects.filter(pk=message.match_id).update(updated_at=timezone.now())
+        changes.changed(message.match_id, message.match.version)
         ChatMessage.objects.filter(pk=message.pk).update(
             hidden_at=timezone.now(), hidden_by=moderator
         )
+        # A mention's notice quoted the line: it no longer does.
+        notifications.forget_mentioned_line(message.match_id, message.pk)
         return audit.record(
             moderator,
             Kind.HIDE_MESSAGE,
@@ -401,6 +406,28 @@ def hide_message(moderator, message: ChatMessage, reason: str) -> ModerationActi
             match=message.match,
             user=message.user,
             details={"message": message.pk, "text": message.text},
+        )
+
+
+def hide_replay_comment(moderator, comment: ReplayComment, reason: str) -> ModerationAction:
+    """Hide a comment on a replay (games/history/comments.py), as a chat
+    message is hidden: with the chat moderators' permission, audited."""
+    audit.require(moderator, "games.moderate_chat")
+    audit.refuse_own_match(moderator, comment.match)
+    reason = audit.reason_of(reason)
+    with transaction.atomic():
+        if ReplayComment.objects.filter(pk=comment.pk, hidden_at__isnull=False).exists():
+            raise Conflict(_("That comment is already hidden."))
+        ReplayComment.objects.filter(pk=comment.pk).update(
+            hidden_at=timezone.now(), hidden_by=moderator
+        )
+        return audit.record(
+            moderator,
+            Kind.HIDE_COMMENT,
+            reason,
+            match=comment.match,
+            user=comment.user,
+            details={"comment": comment.pk, "step": comment.step, "text": comment.text},
         )
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import BadRequest, PermissionDenied
-from django.db.models import Count, Q
+from django.db.models import Case, Count, OuterRef, Q, Subquery, When
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
@@ -25,6 +26,8 @@ from django.utils.translation import gettext_lazy as _
 from core.forms import whole_number
 from games.engine import registry
 from games.models import (
+    Channel,
+    ChannelDelivery,
     ChatMessage,
     DeliveryStatus,
     Invitation,
@@ -32,11 +35,14 @@ from games.models import (
     ModerationAction,
     Move,
     Notification,
+    PushSubscription,
+    ReplayComment,
     Report,
+    Webhook,
 )
 from games.moderation import actions as moderation
 from games.moderation import audit
-from games.moderation.desk import ModerationForm, ReadOnlyAdmin, moderation_page
+from games.moderation.desk import HideMessageAdmin, ModerationForm, ReadOnlyAdmin, moderation_page
 from games.play import clock
 
 # -- Moderation forms ---------------------------------------------------------------------
@@ -347,33 +353,33 @@ def _readable_state(state) -> list[tuple[str, str]]:
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnlyAdmin):
+class ChatMessageAdmin(HideMessageAdmin):
     list_display = ["created_at", "match", "user", "text", "hidden_at"]
     list_filter = [("hidden_at", admin.EmptyFieldListFilter)]
     search_fields = ["text", "user__username"]
 
-    def get_urls(self):
-        return [
-            path(
-                "<int:object_id>/hide/",
-                self.admin_site.admin_view(self.hide_view),
-                name="games_chatmessage_hide",
-            )
-        ] + super().get_urls()
+    def hide(self, moderator, message, reason):
+        moderation.hide_message(moderator, message, reason)
 
-    def hide_view(self, request, object_id: int):
-        if not request.user.has_perm("games.moderate_chat"):
-            raise PermissionDenied
-        message = get_object_or_404(ChatMessage, pk=object_id)
-        return moderation_page(
-            request,
-            title=_("Hide a chat message"),
-            description=_("Players will no longer see it; it stays in the audit."),
-            form_class=ModerationForm,
-            subject=f"{message.user}: {message.text}",
-            execute=lambda data: moderation.hide_message(request.user, message, data["reason"]),
-            done_url=reverse("admin:games_match_change", args=[message.match_id]),
-        )
+    def hide_done_url(self, message):
+        return reverse("admin:games_match_change", args=[message.match_id])
+
+
+@admin.register(ReplayComment)
+class ReplayCommentAdmin(HideMessageAdmin):
+    """Comments on finished matches' replays, hidden as chat messages are."""
+
+    list_display = ["created_at", "match", "step", "user", "text", "hidden_at"]
+    list_filter = [("hidden_at", admin.EmptyFieldListFilter)]
+    search_fields = ["text", "user__username"]
+    hide_title = _("Hide a replay comment")
+    hide_description = _("Nobody will see it on the replay any more; it stays in the audit.")
+
+    def hide(self, moderator, comment, reason):
+        moderation.hide_replay_comment(moderator, comment, reason)
+
+    def hide_done_url(self, comment):
+        return reverse("admin:games_match_change", args=[comment.match_id])
 
 
 class OpenFilter(admin.SimpleListFilter):
@@ -496,10 +502,42 @@ class MoveAdmin(ReadOnlyAdmin):
         return super().get_queryset(request).exclude(match__seats__user=request.user)
 
 
+class ChannelDeliveryInline(admin.TabularInline):
+    """A notification's pushes and webhook posts, with their outcome."""
+
+    model = ChannelDelivery
+    fields = [
+        "channel",
+        "target_id",
+        "version",
+        "tag",
+        "status",
+        "attempts",
+        "sent_at",
+        "last_error",
+    ]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        # Whoever may read the delivery log reads these rows of it.
+        return request.user.has_perm("games.view_notification")
+
+
 @admin.register(Notification)
 class NotificationAdmin(ReadOnlyAdmin):
     """The delivery log: what was sent to whom, and what failed and why.
-    Failed emails can be sent again (each with a reason, in the audit)."""
+    Failed emails can be sent again (each with a reason, in the audit); the
+    row's page lists its pushes and webhook posts too."""
+
+    inlines = [ChannelDeliveryInline]
 
     list_display = [
         "created_at",
@@ -558,3 +596,119 @@ class NotificationAdmin(ReadOnlyAdmin):
             execute=lambda data: moderation.resend_emails(request.user, rows, data["reason"]),
             done_url=reverse("admin:games_notification_changelist") + "?status__exact=failed",
         )
+
+
+# -- Pushes and webhook posts --------------------------------------------------------------
+
+
+class DeliveryForFilter(admin.SimpleListFilter):
+    """A player's notification, or a competition's feed (a tournament's
+    webhooks, ``tournaments.feed``), which is no player's notification."""
+
+    title = _("sent for")
+    parameter_name = "for"
+
+    def lookups(self, request, model_admin):
+        return [("player", _("a player's notification")), ("feed", _("a competition's feed"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "player":
+            return queryset.filter(notification__isnull=False)
+        if self.value() == "feed":
+            return queryset.filter(notification__isnull=True)
+        return queryset
+
+
+def _host(url: str | None) -> str:
+    """Only the host of a webhook's or a device's address: the rest of a
+    Discord or Slack address, or of a push endpoint, is a secret of its own."""
+    return urlsplit(url or "").hostname or ""
+
+
+@admin.register(ChannelDelivery)
+class ChannelDeliveryAdmin(ReadOnlyAdmin):
+    """Every push and webhook post, a player's or a competition's feed's,
+    with what became of it: read-only, nothing to act on. The hook is named
+    by its kind, its owner and its address's host, never its signing secret
+    nor the rest of its address."""
+
+    list_display = [
+        "created_at",
+        "channel",
+        "hook",
+        "sent_for",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "sent_at",
+        "last_error",
+    ]
+    list_filter = ["status", "channel", DeliveryForFilter]
+    search_fields = ["notification__user__username", "last_error"]
+    date_hierarchy = "created_at"
+    list_select_related = ["notification__user"]
+    fields = [
+        "created_at",
+        "channel",
+        "hook",
+        "sent_for",
+        "event",
+        "version",
+        "tag",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "claimed_at",
+        "sent_at",
+        "last_error",
+    ]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_view_permission(self, request, obj=None):
+        # Whoever may read the delivery log reads these rows of it.
+        return request.user.has_perm("games.view_notification")
+
+    def get_queryset(self, request):
+        is_hook = Q(channel=Channel.WEBHOOK)
+        hooks = Webhook.objects.filter(pk=OuterRef("target_id"))
+        devices = PushSubscription.objects.filter(pk=OuterRef("target_id"))
+
+        def either(field):
+            return Case(
+                When(is_hook, then=Subquery(hooks.values(field)[:1])),
+                default=Subquery(devices.values(field)[:1]),
+            )
+
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                hook_kind=Case(When(is_hook, then=Subquery(hooks.values("kind")[:1]))),
+                hook_owner=either("user__username"),
+                hook_address=Case(
+                    When(is_hook, then=Subquery(hooks.values("url")[:1])),
+                    default=Subquery(devices.values("endpoint")[:1]),
+                ),
+            )
+            .order_by("-created_at", "-pk")
+        )
+
+    @admin.display(description=_("sent to"))
+    def hook(self, row):
+        if row.hook_owner is None:
+            return _("#%(id)s, removed") % {"id": row.target_id}
+        kind = (
+            Webhook.Kind(row.hook_kind).label
+            if row.hook_kind in Webhook.Kind.values
+            else Channel(row.channel).label
+        )
+        return f"{kind} #{row.target_id}: {row.hook_owner}, {_host(row.hook_address)}"
+
+    @admin.display(description=_("sent for"))
+    def sent_for(self, row):
+        if row.notification_id is None:
+            title = (row.event or {}).get("title", "")
+            return _("Feed: %(title)s") % {"title": title}
+        return str(row.notification.user)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 from core import errors
@@ -79,3 +80,45 @@ def reason_page(request, *, permission, title, subject, execute, done_url, descr
         done_url=done_url,
         permission=permission,
     )
+
+
+class HideMessageAdmin(ReadOnlyAdmin):
+    """The desk page of a model of player messages (a match's chat, a replay's
+    comments, a tournament's chat): each row's "hide" page asks for a reason and
+    hides it through the model's own service, audited there. A subclass says
+    how to hide (``hide``) and where to go after (``hide_done_url``)."""
+
+    hide_title = _("Hide a chat message")
+    hide_description = _("Players will no longer see it; it stays in the audit.")
+    hide_permission = "games.moderate_chat"
+
+    def hide(self, moderator, message, reason: str) -> None:
+        raise NotImplementedError
+
+    def hide_done_url(self, message) -> str:
+        raise NotImplementedError
+
+    def get_urls(self):
+        meta = self.model._meta
+        return [
+            path(
+                "<int:object_id>/hide/",
+                self.admin_site.admin_view(self.hide_view),
+                name=f"{meta.app_label}_{meta.model_name}_hide",
+            ),
+            *super().get_urls(),
+        ]
+
+    def hide_view(self, request, object_id: int):
+        if not request.user.has_perm(self.hide_permission):
+            raise PermissionDenied
+        message = get_object_or_404(self.model.objects.select_related("user"), pk=object_id)
+        return reason_page(
+            request,
+            permission=self.hide_permission,
+            title=self.hide_title,
+            description=self.hide_description,
+            subject=f"{message.user}: {message.text}",
+            execute=lambda reason: self.hide(request.user, message, reason),
+            done_url=self.hide_done_url(message),
+        )

@@ -22,12 +22,13 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext
 
 from accounts.presence import presence_of
-from accounts.refs import PlayerRef, ref_for_seat
+from accounts.refs import PlayerRef, ref_for_seat, ref_for_user
 from accounts.selectors import blocked_pairs, not_accepting, preferences
 from games import i18n
 from games.engine import registry
 from games.models import (
     TIME_PER_MOVE_CHOICES,
+    Invitation,
     Match,
     MatchStatus,
     Move,
@@ -39,7 +40,7 @@ from games.models import (
 from games.panel import presenters
 from games.panel.end_banner import final_banner
 from games.panel.move_log import LOG_TAIL, log_lines
-from games.play import chat, match_rows
+from games.play import chat, clock, hints, match_rows, reviews
 from games.play.access import may_be_a_player, seat_of
 from games.play.bots import PLAY_BOT_LEVELS
 from games.play.safety import undoable_seat
@@ -57,6 +58,8 @@ class SeatRow:
     strikes: int = 0
     bank_left: Any = None
     vacation_until: Any = None
+    # The seat to move's clock waits for the end of its player's weekend day.
+    weekend_until: Any = None
     replaced_by_bot: bool = False
     username: str = ""
     ref: PlayerRef | None = None
@@ -75,12 +78,10 @@ class SeatRow:
         }
 
 
-def _vacation(seat: Seat, now):
-    if seat.user_id is None:
-        return None
-    profile = getattr(seat.user, "profile", None)
-    until = profile.vacation_until if profile else None
-    return until if until and until > now else None
+def _vacation(match: Match, seat: Seat, now):
+    """Until when the seat's player is away, if their vacation pauses this
+    match (one that forbids vacations runs on: nothing to show)."""
+    return clock.on_vacation_until(match, seat, now)
 
 
 def _presence(rows: list[SeatRow], seats: list[Seat], user) -> None:
@@ -104,9 +105,24 @@ def _gathering(seats: list[Seat], names: list[str], user) -> list[tuple[str, Any
     people = [s.user for s in ordered if s.user_id not in (None, me) and not s.is_bot]
     shown = presence_of(people)
     return [
-        (name, shown.get(seat.user_id) if seat.user_id != me else None)
+        # The name as a PlayerRef writes it (a bot account's with its BOT mark).
+        (ref_for_seat(seat, name).titled, shown.get(seat.user_id) if seat.user_id != me else None)
         for seat, name in zip(ordered, names, strict=True)
     ]
+
+
+def _invited(match: Match, seats: list[Seat]) -> list[PlayerRef]:
+    """The players invited to a match still gathering who hold no seat yet,
+    as its seated players see them (a bot account's with its BOT mark): one
+    query."""
+    seated = {seat.user_id for seat in seats}
+    invitations = (
+        Invitation.objects.filter(match=match)
+        .exclude(invited_user_id__in=[pk for pk in seated if pk])
+        .select_related("invited_user__profile")
+        .order_by("created_at", "pk")
+    )
+    return [ref_for_user(invitation.invited_user) for invitation in invitations]
 
 
 def _offer_play_again(rows: list[SeatRow], seats: list[Seat], me: Seat) -> None:
@@ -274,6 +290,27 @@ def _scene(
     return context
 
 
+def _hint(match, game, presenter, seats, user, me, names) -> dict[str, Any]:
+    """A practice match's "Hint" button, and the hint already asked for this
+    turn in the player's words: the steps of the suggested choice, a link to
+    it and the search's estimate (``games.play.hints``)."""
+    if me is None or not hints.offered(match, seats, user):
+        return {"hint_offered": False}
+    hint = hints.current(match, me.index)
+    if hint is None:
+        return {"hint_offered": True, "hint": None}
+    view = presenters.seat_view(game, match.state, me.index, names, match.version)
+    steps = presenter.action_steps(hint.action, view)
+    return {
+        "hint_offered": True,
+        "hint": {
+            "label": " → ".join(str(label) for _key, label in steps),
+            "url": presenters.MatchUrls.of(match.pk).detail_at(".".join(k for k, _ in steps)),
+            "chance": round(hint.chance * 100) if hint.chance is not None else None,
+        },
+    }
+
+
 def _changed_layer(changed) -> str:
     """The board cache key's part for highlighted elements: none, or a digest
     of which (a board marked for one viewer is never served to another)."""
@@ -335,13 +372,15 @@ def match_panel(
     if not page_keeps:
         context["option_rows"] = option_rows(game, match.options)
         context["time_per_move_label"] = time_per_move_label(match.time_per_move)
-        context["chat"] = chat.visible_messages(match)
+        context["clock_rules"] = clock_rules(match)
+        context["chat"] = chat.visible_messages(match, seats=seats)
         context["can_chat"] = me is not None
     context["login_to_play"] = may_be_a_player(match, seats, user)
     if match.state is None:
         # The creator may fill the empty seats with bots of a level (games.web.forms).
         context.update(seat_rows=[], board=None, choices=None, log=[], bot_levels=PLAY_BOT_LEVELS)
         context["gathering"] = _gathering(seats, names, user)
+        context["invited"] = _invited(match, seats) if me is not None else []
         context["changed"] = _marks(changes, context)
         return context
     to_move = set(game.current_seats(match.state))
@@ -361,7 +400,8 @@ def match_panel(
             score=seat.score,
             strikes=seat.strikes,
             bank_left=seat.bank_left if has_bank else None,
-            vacation_until=_vacation(seat, now),
+            vacation_until=_vacation(match, seat, now),
+            weekend_until=clock.weekend_until(match, seat, now) if seat.index in to_move else None,
             replaced_by_bot=seat.status in ("bot", "timed_out"),
             username=seat.user.username if seat.user_id and not seat.is_bot else "",
             ref=ref_for_seat(seat, names[seat.index]),
@@ -372,6 +412,7 @@ def match_panel(
     context["my_turn"] = sight is not None and sight in to_move and not match.is_over
     if match.is_over and match.result:
         context["final"] = final_banner(match, seats, names, presenter, viewer)
+        context["review"], context["can_request_review"] = reviews.banner_lines(match, names)
         context["rematch"] = (
             match.rematches.exclude(status=MatchStatus.ABORTED).order_by("-pk").first()
         )
@@ -400,6 +441,7 @@ def match_panel(
     )
     context["player_links"] = player_links(seats)
     context.update(_safety(match, seats, me, names, recent[-1] if recent else None))
+    context.update(_hint(match, game, presenter, seats, user, me, names))
     if me is not None and not context["my_turn"]:
         if hasattr(match, "next_waiting_pk"):  # read with the match (``_load_match``)
             pk = match.next_waiting_pk
@@ -449,6 +491,21 @@ def player_links(seats: list[Seat]) -> list[tuple[str, str]]:
         for seat in seats
         if seat.user_id is not None
     ]
+
+
+def clock_rules(match) -> list[str]:
+    """What a match (or a tournament: both carry the fields) says about
+    vacations and weekends, and the reliability it asks of a player
+    (``games.play.reliability``), for its page and the lobby, before anyone
+    joins."""
+    rules = []
+    if not match.vacation_allowed:
+        rules.append(gettext("no vacation: the clock runs while a player is away"))
+    if match.weekend_pause:
+        rules.append(gettext("weekend pause: each player's weekend days stop their clock"))
+    if getattr(match, "min_reliability", None):  # matches and tournaments; a season asks none
+        rules.append(gettext("Minimum reliability: %(n)s%%") % {"n": match.min_reliability})
+    return rules
 
 
 def time_per_move_label(duration) -> str:

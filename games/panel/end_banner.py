@@ -108,7 +108,8 @@ def final_banner(
         rows,
         my_rating=mine.sentence if mine else "",
         my_rating_why=mine.why if mine else "",
-        rating_note=standing.uncounted_note(match, changes),
+        rating_note=standing.uncounted_note(match, changes)
+        or standing.abandoned_note(match, seats, changes, _viewer_user(seats, viewer)),
     )
 
 
@@ -168,3 +169,8 @@ def ended_by(result: dict, players: list[str]) -> list[str]:
                 % {"who": name(seat)}
             )
     return [str(sentence) for sentence in sentences]
+
+
+def _viewer_user(seats: list[Seat], viewer) -> int | None:
+    """The user id of the viewer's seat (``viewer`` is a seat index, or None)."""
+    return next((s.user_id for s in seats if s.index == viewer), None)

@@ -25,7 +25,7 @@ from games.models import (
     Seat,
     Visibility,
 )
-from games.play import match_rows
+from games.play import friendship, match_rows
 
 MAX_ID = match_rows.MAX_ID
 
@@ -46,7 +46,9 @@ def can_view(match: Match, user, token: str | None = None) -> bool:
     while the match is still gathering players, whoever holds its invite
     link or a personal invitation, so they can look before joining. Once it
     starts an invitation grants nothing more (it can no longer be used to
-    join), and an invited spectator would see a private match's play.
+    join), and an invited spectator would see a private match's play. A
+    match for friends only is private but for the creator's friends, who
+    may look at it while it gathers players (and join it).
     """
     if match.visibility == Visibility.PUBLIC:
         return True
@@ -57,7 +59,14 @@ def can_view(match: Match, user, token: str | None = None) -> bool:
         return False
     if roles.is_moderator(user) or seat_of(match, user) is not None:
         return True
+    if gathering and _creators_friend(match.visibility, match.created_by_id, user):
+        return True
     return gathering and match.invitations.filter(invited_user=user).exists()
+
+
+def _creators_friend(visibility: str, creator_id: int | None, user) -> bool:
+    """Whether ``user`` may see a match for friends only as its creator's friend."""
+    return visibility == Visibility.FRIENDS and friendship.are_friends(creator_id, user.pk)
 
 
 def stamp_for(pk: int, user, token: str | None = None, user_id=None) -> str | None:
@@ -155,15 +164,21 @@ def _with_access(queryset, user_id):
 
 
 def _may_see_private(pk: int, user, user_id, row: dict, gathering: bool) -> bool:
-    """As ``can_view``: players, moderators, and invited users while the match
-    gathers players."""
+    """As ``can_view``: players, moderators, and invited users (or the
+    creator's friends, for a match for friends only) while the match gathers
+    players."""
     if user is None or not user.is_authenticated:
         return False
     if user_id is None or str(user.pk) != str(user_id):
         row = _with_access(Match.objects.filter(pk=pk), user.pk).values(
             "seated", "invited"
         ).first() or {"seated": False, "invited": False}
-    return bool(row["seated"] or (gathering and row["invited"]) or roles.is_moderator(user))
+    if row["seated"] or (gathering and row["invited"]) or roles.is_moderator(user):
+        return True
+    if gathering and row["visibility"] == Visibility.FRIENDS:
+        creator = Match.objects.filter(pk=pk).values_list("created_by_id", flat=True).first()
+        return _creators_friend(row["visibility"], creator, user)
+    return False
 
 
 def _load_match(pk: int, user) -> Match | None:

@@ -305,8 +305,9 @@ def _update_statement(vendor: str, model, names: tuple[str, ...]) -> tuple[str, 
 
 def update(instance, names: list[str]) -> None:
     """Write the fields ``names`` of a row read before, as
-    ``instance.save(update_fields=names)`` does (signals aside: none listens
-    to a match's saves)."""
+    ``instance.save(update_fields=names)`` does, without its signals: the
+    live pages' announcement of a saved match (``games.live.changes``) is
+    made by the move path itself for this UPDATE."""
     sql, fields = _update_statement(connection.vendor, type(instance), tuple(names))
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields

@@ -39,6 +39,7 @@ from games.dispatch import notifications, outbox
 from games.engine import registry, search
 from games.engine.base import IllegalAction
 from games.engine.replay import MODERATION
+from games.live import changes
 from games.models import (
     EARLY_END,
     STRIKES_BEFORE_BOT,
@@ -199,11 +200,14 @@ def submit_action(
         stamp_before = match.stamp
         match.state = new_state
         match.version += 1
+        signals.match_moved.send(sender=Match, match=match, seats=seats, seat=seat, game=game)
         # The next players' "your turn" rows in one upsert rather than a locked
         # read and a write each (in a timeout, with the timeout's own rows).
         with notifications.batched(match):
             settle_after_change(match, game, seats, mover=seat)
         _save_changed(match, before)
+        # The UPDATE bypasses ``save``: the open pages hear of it after the commit.
+        changes.changed(match.pk, match.version)
         move = match_rows.insert(
             Move(
                 match=match,

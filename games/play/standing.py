@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext as _
 
 from accounts.refs import PlayerRef
 
@@ -96,3 +97,24 @@ def uncounted_note(match, changes: dict[int, RatingWords]) -> str:
     if not match.rated or changes or match.status != "finished":
         return ""
     return _lent().uncounted_note(match)
+
+
+def abandoned_note(match, seats, changes: dict[int, RatingWords], user_id: int | None) -> str:
+    """Why a player's rating did not change in a rated match that changed
+    another's, or "": a player who left it (on time or to the bot) had left
+    another lately, so only their own loss counted (a mass abandonment,
+    docs/ratings.md). Read from the seats and the changes already at hand,
+    with no query."""
+    if not match.rated or match.status != "finished" or not changes or user_id in changes:
+        return ""
+    if user_id is None or not any(seat.user_id == user_id for seat in seats):
+        return ""
+    leaver = next(
+        (s for s in seats if s.status in ("timed_out", "bot") and s.user_id in changes), None
+    )
+    if leaver is None:
+        return ""
+    return _(
+        "No change to your rating: %(name)s left this match after leaving another lately, "
+        "and only the first such match counts for their opponents."
+    ) % {"name": leaver.player_name}

@@ -3,7 +3,9 @@
 The beat runs ``sweep`` every minute. It reads the matches that are due from
 the ``wake_at`` index and wakes each in its own short transaction, so a slow
 match never holds the others and two sweepers never do the same work twice.
-A missed deadline is applied by ``services.apply_timeout`` (the bot's move
+A player who turned on automatic vacation and has some in their pool gets
+a vacation instead of the timeout (``vacation.start_automatic``, in a task
+after the wake's commit). A missed deadline is applied by ``services.apply_timeout`` (the bot's move
 through the move path, or the loss on time of a two-player match), the write
 a player's late move applies too (``services.submit_player_action``).
 """
@@ -14,14 +16,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.dispatch import notifications
+from games.dispatch import notifications, outbox
 from games.engine import registry
 from games.models import (
     Match,
     MatchStatus,
     NotificationKind,
 )
-from games.play import clock, match_rows
+from games.play import clock, match_rows, vacation
 from games.play.services import apply_timeout
 
 
@@ -52,6 +54,13 @@ def _wake(match, seats, now) -> str:
         match.wake_at = None
         match.save(update_fields=["wake_at"])
         return "nobody to move"
+    if clock.overdue(match, now) and vacation.takes_automatic(match, seat, now):
+        # The vacation locks the profile, then the matches (the locking
+        # policy), so it runs after this commit in a task of its own; the
+        # match stays due meanwhile, and the next sweep applies the timeout
+        # if the vacation did not happen after all.
+        outbox.hand_over_after_commit("games.tasks.take_automatic_vacation", seat.user_id)
+        return "automatic vacation"
     if clock.overdue(match, now):
         # A late sweep sends only what is still true: "you ran out of
         # time", not the reminders that fell due while it was not running.
@@ -59,11 +68,9 @@ def _wake(match, seats, now) -> str:
         return "timed out"
     # Only the latest reminder due: it says what is true now, and it
     # updates the unread one before it (one unread row per kind).
-    due = [hours for hours, when in clock.reminder_times(match, seat) if when <= now]
+    due = [tag for tag, when in clock.reminder_times(match, seat) if when <= now]
     if due:
-        notifications.queue(
-            seat.user, match, NotificationKind.REMINDER, tag=f"{due[-1]}h", seat=seat
-        )
+        notifications.queue(seat.user, match, NotificationKind.REMINDER, tag=due[-1], seat=seat)
     clock.refresh(match, seat, now)
     match.save(update_fields=["wake_at", "deadline"])
     return "reminded"

@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -9,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from core.forms import MAX_ID
 from games import i18n
 from games.engine import registry
-from games.lobby.services import PRIVATE_RATED
+from games.lobby.services import unrated_refusal
 from games.models import (
     TIME_BANK_CHOICES,
     TIME_BANK_INCREMENT_CHOICES,
@@ -91,6 +92,18 @@ class CreateMatchForm(forms.Form):
             "by a moderator."
         ),
     )
+    vacation_allowed = forms.BooleanField(
+        label=_("A player's vacation stops the clock"),
+        initial=True,
+        required=False,
+        help_text=_("Leave it off for a match that must go on whatever happens."),
+    )
+    weekend_pause = forms.BooleanField(
+        label=_("Players' weekend days pause their clocks"),
+        initial=False,
+        required=False,
+        help_text=_("Each player chooses their weekend days on their profile."),
+    )
 
     rated = forms.BooleanField(
         label=_("Rated"),
@@ -107,6 +120,17 @@ class CreateMatchForm(forms.Form):
     max_rating = forms.IntegerField(
         label=_("Highest rating to join"), required=False, min_value=0, max_value=4000
     )
+    min_reliability = forms.IntegerField(
+        label=_("Minimum reliability to join (%)"),
+        required=False,
+        min_value=0,
+        max_value=100,
+        help_text=_(
+            "The share of finished matches a player must have completed in the last "
+            "90 days (shown on each player's page). Players with no finished match yet "
+            "may join."
+        ),
+    )
 
     # The player invited at once ("Challenge" on their page): a username, or none.
     invite = forms.CharField(required=False, max_length=150, widget=forms.HiddenInput)
@@ -119,8 +143,9 @@ class CreateMatchForm(forms.Form):
         low, high = cleaned.get("min_rating"), cleaned.get("max_rating")
         if low is not None and high is not None and low > high:
             self.add_error("max_rating", _("The lowest rating must not be above the highest."))
-        if cleaned.get("rated") and cleaned.get("visibility") == Visibility.PRIVATE:
-            self.add_error("rated", PRIVATE_RATED)
+        refusal = unrated_refusal(cleaned.get("visibility", ""))
+        if cleaned.get("rated") and refusal:
+            self.add_error("rated", refusal)
         return cleaned
 
     def clean_takeover_level(self):
@@ -179,6 +204,28 @@ class CreateMatchForm(forms.Form):
             by_text = {str(v): v for v, _label in option.choices}
             chosen[option.key] = by_text[raw]
         return chosen
+
+    def service_kwargs(self) -> dict:
+        """The valid form as ``lobby.services.create_match``'s arguments (but
+        the user): the page and the API create matches from the same form."""
+        data = self.cleaned_data
+        return {
+            "game_key": data["game"],
+            "n_seats": data["n_seats"],
+            "options": self.chosen_options(),
+            "visibility": data["visibility"],
+            "time_per_move": timedelta(seconds=data["time_per_move"]),
+            "time_bank": timedelta(seconds=data["time_bank"]),
+            "time_bank_increment": timedelta(seconds=data["time_bank_increment"]),
+            "timeout_policy": data["timeout_policy"],
+            "takeover_level": data["takeover_level"],
+            "vacation_allowed": data["vacation_allowed"],
+            "weekend_pause": data["weekend_pause"],
+            "rated": data["rated"],
+            "min_rating": data["min_rating"],
+            "max_rating": data["max_rating"],
+            "min_reliability": data["min_reliability"],
+        }
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ carry a clear message and the right 4xx status, and change nothing."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.views import redirect_to_login
@@ -17,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_variables
 from django.views.decorators.http import (
     require_GET,
     require_http_methods,
@@ -31,6 +35,7 @@ from games.correspondence import email_moves, thumbnails
 from games.dispatch import notifications
 from games.history import replay as history
 from games.history.verification import verify_match
+from games.live import offer as live_offer
 from games.lobby.invitations import decline_invitation, invite_user
 from games.lobby.services import (
     fill_with_bots,
@@ -38,11 +43,11 @@ from games.lobby.services import (
     leave_match,
     rematch,
 )
-from games.models import Match, Visibility
+from games.models import Match, MatchStatus, Visibility
 from games.panel import build, jinja, move_log
 from games.panel.presenters import MatchUrls
 from games.panel.thumbnails import thumbnail_url
-from games.play import access, chat, notes, safety, services
+from games.play import access, chat, hints, notes, reviews, safety, services
 from games.web.forms import ActionForm, FillBotsForm, InviteForm
 
 
@@ -100,7 +105,18 @@ def match_detail(request, pk: int):
     context["invite_form"] = InviteForm()
     context["fill_bots_form"] = FillBotsForm()
     context["note"] = notes.note_for(match, request.user, seated=context["me"] is not None)
+    context["live_events"] = live_events_url(match, token)
+    context["live_poll_seconds"] = settings.SMOKI["LIVE_POLL_SECONDS"]
+    context["can_offer_live"] = live_offer.can_offer(match, request.user)
     return _page(request, context)
+
+
+def live_events_url(match: Match, token: str | None) -> str | None:
+    """Where the page's script hears of changes (None once the match is over)."""
+    if match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+        return None
+    url = reverse("match_events", args=[match.pk])
+    return f"{url}?{urlencode({'token': token})}" if token else url
 
 
 @defer_profile_preferences
@@ -301,6 +317,27 @@ def match_undo(request, pk: int):
 
 
 @require_POST
+def match_hint(request, pk: int):
+    """Ask the strong bot for a hint in a practice match (``games.play.hints``)."""
+    version = whole_number(request.POST.get("version", ""), 0, 10**9)
+    if version is None:
+        return _refuse(request, pk, ServiceError(_("That form is out of date; reload the page.")))
+    return _post(request, pk, lambda m: hints.ask(user=request.user, match=m, version=version))
+
+
+@require_POST
+def match_review(request, pk: int):
+    """Ask for the computer review of a finished match from its end banner
+    (``games.play.reviews``): refused, nothing written, while it is in play."""
+    return _post(
+        request,
+        pk,
+        lambda m: reviews.request_review(user=request.user, match=m),
+        _("The review is being computed; it appears here when it is ready."),
+    )
+
+
+@require_POST
 def match_notes(request, pk: int):
     """Save the player's private notes on the match; they stay outside the polled panel."""
     text = request.POST.get("text", "")
@@ -384,6 +421,7 @@ def match_log(request, pk: int):
     )
 
 
+@sensitive_variables("token")
 @require_http_methods(["GET", "POST"])
 def email_move(request, pk: int, token: str):
     """A move offered in the "your turn" email: GET shows it with one button

@@ -2,10 +2,13 @@
 
 - Only GET, HEAD, OPTIONS and POST exist on the site; PUT, PATCH, DELETE and
   the rest answer 405 everywhere (the admin's and the account pages' form
-  views would otherwise treat them as GET or as POST).
+  views would otherwise treat them as GET or as POST), under ``/api/`` with
+  the API's JSON error.
 - A NUL character is never valid in a form field or a query parameter;
   PostgreSQL cannot even store one. Such a request answers 400 with a
-  clear message and changes nothing.
+  clear message and changes nothing. Nothing the API serves has a NUL in
+  its name either (a ladder's game, a player): an ``/api/`` address with
+  one answers the API's JSON 404 before any query is made of it.
 - Every form and query is UTF-8. Django reads bytes that are not as U+FFFD
   (the replacement character) and goes on, so a chat post of ``\xff\xfe``
   would be stored as two question marks; and it reads a form whose request
@@ -20,8 +23,9 @@ import contextlib
 import io
 from urllib.parse import unquote_to_bytes
 
+from django.core.exceptions import RequestDataTooBig
 from django.core.handlers.wsgi import get_bytes_from_wsgi
-from django.http import HttpResponseNotAllowed
+from django.http import HttpResponseNotAllowed, JsonResponse
 from django.http.multipartparser import (
     FIELD,
     ChunkIter,
@@ -115,7 +119,10 @@ def not_utf8(request) -> bool:
 
 
 def bad_request(request, message: str):
-    """A 400 page that says what was wrong."""
+    """A 400 page that says what was wrong; for the API (``/api/``) the API's
+    JSON error (``docs/api.md``), so a program is never answered in HTML."""
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"error": {"code": "bad_input", "message": str(message)}}, status=400)
     return render(request, "400.html", {"message": message}, status=400)
 
 
@@ -125,9 +132,35 @@ class RequestGuardMiddleware:
 
     def __call__(self, request):
         if request.method not in ALLOWED_METHODS:
+            if request.path_info.startswith("/api/"):  # the API's JSON error, not a page
+                refused = JsonResponse(
+                    {
+                        "error": {
+                            "code": "method_not_allowed",
+                            "message": _("This address does not take that method."),
+                        }
+                    },
+                    status=405,
+                )
+                refused["Allow"] = ", ".join(ALLOWED_METHODS)
+                return refused
             return HttpResponseNotAllowed(ALLOWED_METHODS)
-        if not_utf8(request):
+        try:
+            refused = not_utf8(request)
+        except RequestDataTooBig:  # past DATA_UPLOAD_MAX_MEMORY_SIZE (a picture too large)
+            return bad_request(request, _("The request is too large."))
+        if refused:
             return bad_request(request, _("The request contains text that is not valid UTF-8."))
+        if request.path_info.startswith("/api/") and "\x00" in request.path_info:
+            return JsonResponse(
+                {
+                    "error": {
+                        "code": "not_found",
+                        "message": _("There is no such address in the API."),
+                    }
+                },
+                status=404,
+            )
         if has_nul(request.GET) or (request.method == "POST" and has_nul(request.POST)):
             return bad_request(request, _("The request contains a character that is not allowed."))
         return self.get_response(request)

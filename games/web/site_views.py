@@ -9,7 +9,6 @@ refusal a clear 4xx that changes nothing."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from functools import partial
 
 from django.contrib.auth.decorators import login_required
@@ -21,6 +20,7 @@ from django.templatetags.static import PrefixNode, static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.debug import sensitive_variables
 from django.views.decorators.http import (
     require_GET,
     require_http_methods,
@@ -148,6 +148,7 @@ def service_worker(request):
         {
             "version": SERVICE_WORKER_VERSION,
             "static_prefix": PrefixNode.handle_simple("STATIC_URL"),
+            "icon": static("icons/icon-192.png"),
         },
         content_type="text/javascript",
     )
@@ -166,8 +167,13 @@ def icon_sprite(request):
 
 @require_GET
 def watch(request):
-    """Live public matches anyone may watch, the most recently active first."""
-    return render(request, "games/watch.html", {"live": listings.live_public_matches()})
+    """Live public matches anyone may watch, the most recently active first;
+    for a signed-in player, those of their friends apart, above."""
+    context = {
+        "live": listings.live_public_matches(),
+        "friends_live": listings.friends_live_matches(request.user),
+    }
+    return render(request, "games/watch.html", context)
 
 
 @require_GET
@@ -259,21 +265,7 @@ def match_create(request):
                     request.user.pk,
                     message=_("You have created many matches lately; wait an hour."),
                 )
-                match = create(
-                    user=request.user,
-                    game_key=form.cleaned_data["game"],
-                    n_seats=form.cleaned_data["n_seats"],
-                    options=form.chosen_options(),
-                    visibility=form.cleaned_data["visibility"],
-                    time_per_move=timedelta(seconds=form.cleaned_data["time_per_move"]),
-                    time_bank=timedelta(seconds=form.cleaned_data["time_bank"]),
-                    time_bank_increment=timedelta(seconds=form.cleaned_data["time_bank_increment"]),
-                    timeout_policy=form.cleaned_data["timeout_policy"],
-                    takeover_level=form.cleaned_data["takeover_level"],
-                    rated=form.cleaned_data["rated"],
-                    min_rating=form.cleaned_data["min_rating"],
-                    max_rating=form.cleaned_data["max_rating"],
-                )
+                match = create(user=request.user, **form.service_kwargs())
             except ServiceError as error:
                 form.add_error(None, error.message)
                 status = error.status
@@ -293,6 +285,7 @@ def match_create(request):
     return render(request, "games/match_create.html", context, status=status)
 
 
+@sensitive_variables("token")
 @require_safe
 def invitation_link(request, token: str):
     """The shareable invitation link: shows the match with a join button."""
@@ -304,6 +297,7 @@ def invitation_link(request, token: str):
     return redirect(reverse("match_detail", args=[match.pk]) + f"?token={token}")
 
 
+@sensitive_variables("token")
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request, token: str):
@@ -320,6 +314,16 @@ def unsubscribe(request, token: str):
         account_services.unsubscribe(user_id, field)
         return render(request, "games/unsubscribe.html", {"done": True, "field": field})
     return render(request, "games/unsubscribe.html", {"field": field, "token": token})
+
+
+@require_safe
+@login_required
+def notifications_sent(request):
+    """What was sent: the player's last 100 notifications with each channel's
+    outcome and the reason in words. Looking here marks nothing read."""
+    return render(
+        request, "games/notifications_sent.html", {"rows": inbox.sent_history(request.user)}
+    )
 
 
 @require_safe

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.history import views as history_views
-from games.web import match_views, site_views, vacation_views
+from games.web import live_views, match_views, push_views, site_views, vacation_views
 
 urlpatterns = [
     path("", site_views.lobby, name="lobby"),
@@ -18,6 +18,8 @@ urlpatterns = [
     path("matches/new/", site_views.match_create, name="match_create"),
     path("m/<int:pk>/", match_views.match_detail, name="match_detail"),
     path("m/<int:pk>/panel/", match_views.match_panel, name="match_panel"),
+    path("m/<int:pk>/events", live_views.match_events, name="match_events"),
+    path("m/<int:pk>/live/", live_views.match_offer_live, name="match_offer_live"),
     path("m/<int:pk>/act/", match_views.match_act, name="match_act"),
     path("m/<int:pk>/join/", match_views.match_join, name="match_join"),
     path("m/<int:pk>/leave/", match_views.match_leave, name="match_leave"),
@@ -25,6 +27,8 @@ urlpatterns = [
     path("m/<int:pk>/bots/", match_views.match_fill_bots, name="match_fill_bots"),
     path("m/<int:pk>/resign/", match_views.match_resign, name="match_resign"),
     path("m/<int:pk>/undo/", match_views.match_undo, name="match_undo"),
+    path("m/<int:pk>/hint/", match_views.match_hint, name="match_hint"),
+    path("m/<int:pk>/review/", match_views.match_review, name="match_review"),
     path("m/<int:pk>/notes/", match_views.match_notes, name="match_notes"),
     path("m/<int:pk>/decline/", match_views.match_decline, name="match_decline"),
     path("m/<int:pk>/rematch/", match_views.match_rematch, name="match_rematch"),
@@ -36,10 +40,25 @@ urlpatterns = [
     path("m/<int:pk>/log.json", match_views.match_log_json, name="match_log_json"),
     path("m/<int:pk>/by-email/<str:token>/", match_views.email_move, name="email_move"),
     path("m/<int:pk>/replay/", history_views.match_replay, name="match_replay"),
+    path(
+        "m/<int:pk>/replay/review/", history_views.match_replay_review, name="match_replay_review"
+    ),
+    path(
+        "m/<int:pk>/replay/comment/",
+        history_views.match_replay_comment,
+        name="match_replay_comment",
+    ),
+    path(
+        "m/<int:pk>/replay/comments-public/",
+        history_views.match_replay_comments_public,
+        name="match_replay_comments_public",
+    ),
     path("m/<int:pk>/print/", history_views.match_print, name="match_print"),
     path("archive/", history_views.match_archive, name="match_archive"),
     path("invite/<str:token>/", site_views.invitation_link, name="invitation_link"),
     path("unsubscribe/<str:token>/", site_views.unsubscribe, name="unsubscribe"),
     path("notifications/", site_views.notification_list, name="notifications"),
+    path("notifications/sent/", site_views.notifications_sent, name="notifications_sent"),
     path("profile/vacation/", vacation_views.vacation, name="vacation"),
+    path("profile/push/", push_views.push_devices, name="push_devices"),
 ]

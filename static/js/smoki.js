@@ -226,3 +226,46 @@
     navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {});
   }
 })();
+
+// Live mode (docs/community.md): a match page hears of each change from its events
+// stream and asks its panel at once, through the poll's own request (the seat's view);
+// while the stream is open the regular poll asks only every data-poll seconds (the
+// fallback stays). "Live" shows while every seated player has the page open.
+document.addEventListener("DOMContentLoaded", function () {
+  "use strict";
+  var mark = document.getElementById("live-mark");
+  if (!mark || !window.EventSource || !window.htmx) { return; }
+  var source = new EventSource(mark.dataset.events);
+  var slow = (parseInt(mark.dataset.poll, 10) || 30) * 1000;
+  var lastAsked = Date.now();
+  // A change heard while a request of this page is in flight (the player's
+  // own move or chat line, whose answer brings the new panel) is asked for
+  // once that answer is in: two panels swapped at once lose the kept chat.
+  var busy = 0, heardWhileBusy = false;
+  function askForPanel() {
+    var poller = document.querySelector("#match-panel .poller");
+    if (poller) { window.htmx.trigger(poller, "smoki:live"); }
+  }
+  document.addEventListener("htmx:beforeRequest", function () { busy += 1; });
+  document.addEventListener("htmx:afterRequest", function () {
+    busy = Math.max(0, busy - 1);
+    if (!busy && heardWhileBusy) { heardWhileBusy = false; setTimeout(askForPanel, 150); }
+  });
+  source.addEventListener("version", function () {
+    if (busy) { heardWhileBusy = true; return; }
+    askForPanel();
+  });
+  source.addEventListener("live", function (event) { mark.hidden = event.data !== "1"; });
+  // EventSource reconnects by itself; meanwhile the page is not live and polls as usual.
+  source.addEventListener("error", function () { mark.hidden = true; });
+  document.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || !elt.classList || !elt.classList.contains("poller")) { return; }
+    var heard = event.detail.triggeringEvent && event.detail.triggeringEvent.type === "smoki:live";
+    if (!heard && source.readyState === EventSource.OPEN && Date.now() - lastAsked < slow) {
+      event.preventDefault();  // the stream is open: the regular poll waits longer
+      return;
+    }
+    lastAsked = Date.now();
+  });
+});

@@ -87,10 +87,6 @@ def test_profile_saves_preferences_and_they_apply(make_user):
             "display_name": "Zoë",
             "language": "pl",
             "timezone": "Europe/Warsaw",
-            "email_your_turn": "digest",
-            "email_reminder": "never",
-            "email_match_events": "immediate",
-            "email_invitation": "immediate",
         },
     )
     assert response.status_code == 302
@@ -100,7 +96,6 @@ def test_profile_saves_preferences_and_they_apply(make_user):
         "pl",
         "Europe/Warsaw",
     )
-    assert user.profile.email_your_turn == "digest"
     response = client.get("/")
     assert response["Content-Language"] == "pl"
     assert "Zoë" in response.content.decode()

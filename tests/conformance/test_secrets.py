@@ -1,4 +1,5 @@
-"""Nothing a seat must not know reaches it: pages, fragments, polls, logs, emails.
+"""Nothing a seat must not know reaches it: pages, fragments, polls, logs, emails, pushes,
+webhook bodies (a player's are the push's words; a tournament's feed is captured too).
 
 Differential, for every registered game: a match is played a few moves
 through the service layer; then, for each seat and for a spectator, every
@@ -15,14 +16,16 @@ seat it belongs to, so the comparison can fail.
 """
 
 import html
+import json
 import re
 
 import pytest
+import time_machine
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.correspondence import board_picture, compose
+from games.correspondence import board_picture, compose, push
 from games.engine import registry
 from games.engine.rng import Rng
 from games.lobby import services as lobby
@@ -123,6 +126,8 @@ def _capture(client, match, user) -> dict[str, str]:
             message = compose.build_email(row)
             body = message.body + "".join(content for content, _mime in message.alternatives)
             captured[f"email {row.pk}"] = _normalise(message.subject + body)
+            # What a device of this player's would be pushed about the row.
+            captured[f"push {row.pk}"] = _normalise(json.dumps(push.payload(row), sort_keys=True))
     return captured
 
 
@@ -143,12 +148,15 @@ def test_no_page_fragment_log_or_email_shows_another_seats_secrets(key, make_use
     original = match.state
     rng = Rng.from_seed(f"kit-secrets-{key}")
     for seat_index, user, client in _viewers(match, users):
-        before = _capture(client, match, user)
-        perturbed = game.perturb_secrets(original, seat_index, rng)
-        assert perturbed != original
-        Match.objects.filter(pk=match.pk).update(state=perturbed)
-        after = _capture(client, match, user)
-        Match.objects.filter(pk=match.pk).update(state=original)
+        # The clock stands still between the two looks: on a slow machine a
+        # minute could pass between them, and "1 minute ago" is no secret.
+        with time_machine.travel(timezone.now(), tick=False):
+            before = _capture(client, match, user)
+            perturbed = game.perturb_secrets(original, seat_index, rng)
+            assert perturbed != original
+            Match.objects.filter(pk=match.pk).update(state=perturbed)
+            after = _capture(client, match, user)
+            Match.objects.filter(pk=match.pk).update(state=original)
         for name in before:
             assert after[name] == before[name], (
                 f"{key}: what {'a spectator' if seat_index is None else f'seat {seat_index}'}"
@@ -266,6 +274,20 @@ def _capture_events(client, tournament, ladder_key, users) -> dict[str, str]:
         response = client.get(url)
         assert response.status_code == 200, (name, response.status_code)
         captured[name] = _normalise(response.content.decode())
+    # What the organiser's webhooks are posted (tournaments.feed): the round's
+    # tables and results.
+    from tournaments import feed
+
+    number = max(tournament.current_round, 1)
+    captured["webhook feed"] = _normalise(
+        json.dumps(
+            [
+                feed.round_started_event(tournament, number),
+                feed.round_results_event(tournament, number),
+            ],
+            sort_keys=True,
+        )
+    )
     return captured
 
 

@@ -140,3 +140,16 @@ def window(browser) -> Iterator[Callable[[str], Window]]:
     yield open_window
     for each in opened:
         each.context.close()
+
+
+@pytest.fixture(autouse=True)
+def poll_while_streaming(settings):
+    """The page polls as often with its live stream open as without.
+
+    In the test server the stream's fallback look at the database (from a
+    thread of its own) is refused by pytest-django's guard, so a change a
+    test makes itself, outside the server, reaches the page by the poll
+    alone; with the stream open the poll would wait LIVE_POLL_SECONDS. Live
+    mode's own tests (test_e2e_live.py) set a long poll, to show what the
+    stream brings."""
+    settings.SMOKI = {**settings.SMOKI, "LIVE_POLL_SECONDS": settings.SMOKI["POLL_SECONDS"]}

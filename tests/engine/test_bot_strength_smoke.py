@@ -77,7 +77,9 @@ def test_a_search_setting_is_applied_to_every_game_and_checked(capsys):
         assert bench.bots.search_settings(bench.bots.bot_module("drako"))["max_candidates"] == 2
     finally:
         bench._apply_overrides({})  # every game's own SEARCH back
-    assert bench.bots.bot_module("drako").SEARCH == {"max_iterations": 12}
+    assert bench.bots.bot_module("drako").SEARCH == {"max_iterations": 36}
+    # Drakon's editions share one module: its own SEARCH comes back too.
+    assert bench.bots.bot_module("drakon_classic").SEARCH == {"max_iterations": 24}
     assert not hasattr(bench.bots.bot_module("nogi"), "SEARCH")
     with pytest.raises(SystemExit):
         bench.main(["--set", "no_such_setting=1"])

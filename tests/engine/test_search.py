@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 
 import pytest
@@ -144,7 +145,8 @@ def _heuristic(key):
 
 
 class _Counting:
-    """A game whose ``apply`` calls are counted (the rest is the real game's)."""
+    """A game whose moves played (``apply`` and the rollouts' ``apply_legal``) are
+    counted (the rest is the real game's)."""
 
     def __init__(self, game):
         self.game, self.applied = game, 0
@@ -155,6 +157,10 @@ class _Counting:
     def apply(self, state, seat, action):
         self.applied += 1
         return self.game.apply(state, seat, action)
+
+    def apply_legal(self, state, seat, action):
+        self.applied += 1
+        return self.game.apply_legal(state, seat, action)
 
 
 def test_a_short_rollout_stops_after_its_moves_and_the_evaluator_scores_it():
@@ -242,3 +248,15 @@ def test_a_rollout_length_may_depend_on_the_position():
         state = game.setup(players, {}, f"length-{players}")
         assert bots._per_position(setting, state) == players
     assert bots._per_position(4, state) == 4 and bots._per_position(None, state) is None
+
+
+def test_apply_legal_gives_what_apply_gives_along_rollouts():
+    """The rollouts' unchecked ``apply_legal`` makes the same state and events as
+    ``apply`` for every legal action, in every game, and leaves its input alone."""
+    for key in ("drako", "drakon", "nogi", "seven_dragons"):
+        game = registry.get(key)
+        for state, seat in _positions(key, 3):
+            before = json.dumps(state, sort_keys=True)
+            for action in game.legal_actions(state, seat)[:12]:
+                assert game.apply_legal(state, seat, action) == game.apply(state, seat, action)
+            assert json.dumps(state, sort_keys=True) == before

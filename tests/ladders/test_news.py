@@ -161,10 +161,14 @@ def test_leaving_tells_the_challenger_but_not_the_one_who_leaves(ladder_of):
 
 
 def test_news_follows_the_email_preference(ladder_of):
+    """The competitions' row of the grid (with a tournament's news), not
+    the match events'."""
     p1, p2, p3, p4 = ladder_of(4)
-    p3.profile.email_match_events = Delivery.DIGEST
+    p3.profile.email_tournaments = Delivery.DIGEST
+    p3.profile.email_match_events = Delivery.NEVER
     p3.profile.save()
-    p4.profile.email_match_events = Delivery.NEVER
+    p4.profile.email_tournaments = Delivery.NEVER
+    p4.profile.email_match_events = Delivery.IMMEDIATE
     p4.profile.save()
     services.decline(p1, services.challenge(p3, "drako", "p1").pk)
     services.decline(p2, services.challenge(p4, "drako", "p2").pk)

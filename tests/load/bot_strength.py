@@ -80,7 +80,9 @@ def _apply_overrides(overrides: dict) -> None:
     OVERRIDES.update(overrides)
     for key in CATALOG:
         module = bots.bot_module(key)
-        own = _OWN_SEARCH.setdefault(key, getattr(module, "SEARCH", None))
+        # Kept per module, not per game: Drakon's two editions share one bot
+        # module, whose own SEARCH must not be taken from the first's override.
+        own = _OWN_SEARCH.setdefault(module.__name__, getattr(module, "SEARCH", None))
         if overrides:
             module.SEARCH = {**(own or {}), **overrides}
         elif own is None:

@@ -23,7 +23,14 @@ What it does, all on this machine (127.0.0.1 only):
      ``Smoki-Panel``: what the page shows, from the previous answer or, after
      the form moves, read from the database as the page's poll would bring it),
    - the same move POSTs as a plain form (no htmx), answered by a redirect
-     and no panel: how much of an htmx move its answer costs.
+     and no panel: how much of an htmx move its answer costs,
+   - the public API (docs/api.md) with each player's personal token: a match
+     read ``GET /api/v1/matches/<pk>?since=<stamp>`` while nothing changed
+     (the API's poll, against the page's poll), the whole match read
+     ``GET /api/v1/matches/<pk>`` (the seat's view and legal actions), and a
+     move ``POST /api/v1/matches/<pk>/actions`` by action id (against the
+     plain-form move). The server runs with the API's limits raised
+     (``SMOKI_API_*_PER_MINUTE``): every request is still counted, none refused.
    Each phase stops after a number of requests or seconds, whichever comes
    first. The three phases run in turn ``--rounds`` times (3 by default),
    each round with a share of the requests, so a burst of other work on a
@@ -36,7 +43,8 @@ What it does, all on this machine (127.0.0.1 only):
    the same moves (the rules are deterministic given the state), stops the
    server, and ends with each phase's throughput and p95 as a ratio to the
    baseline measured just before it, round by round, then the median of the
-   rounds (the last lines).
+   rounds, then the API's ratios: API move ÷ form move (aim ≥ 1) and API read
+   ÷ poll (aim ≥ 0.8), each the median of the rounds (the last lines).
 
 The client knows each match's state: it reads it once from the database and
 then applies its own moves locally, so no database read happens between
@@ -126,6 +134,7 @@ class Player:
     user_id: int
     cookie: str  # the Cookie header: session and CSRF cookies
     csrf: str
+    bearer: str = ""  # a personal API token (match:read, match:play)
 
 
 @dataclass
@@ -169,6 +178,7 @@ def create_matches(n: int) -> list[Game]:
     )
     from django.contrib.sessions.backends.db import SessionStore
 
+    from api import tokens
     from games.lobby import services as lobby
     from games.models import Match, MatchStatus
 
@@ -187,7 +197,8 @@ def create_matches(n: int) -> list[Game]:
             f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
             f"{settings.CSRF_COOKIE_NAME}={csrf}"
         )
-        return user, Player(user.pk, cookie, csrf)
+        _token, raw = tokens.make_token(user, "load", ["match:read", "match:play"])
+        return user, Player(user.pk, cookie, csrf, raw)
 
     games = []
     for i in range(n):
@@ -234,6 +245,9 @@ def server_env(database_url: str) -> dict[str, str]:
         # and no queue anywhere is left with load-test messages.
         CELERY_BROKER_URL="memory://localhost/",
         CELERY_TASK_ALWAYS_EAGER="false",
+        # The API's limits, counted but never reached by one address's load.
+        SMOKI_API_ADDRESS_PER_MINUTE=str(10**9),
+        SMOKI_API_TOKEN_PER_MINUTE=str(10**9),
     )
     return env
 
@@ -271,7 +285,7 @@ class Server:
             stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, seconds: float = 120) -> None:
+    def wait_ready(self, seconds: float = 300) -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -406,6 +420,36 @@ def print_htmx_over_form(rounds: list[list[Phase]]) -> None:
     )
 
 
+def print_api_ratios(rounds: list[list[Phase]]) -> None:
+    """The API against the page in the same round (issue 44's targets: an API
+    move at least the plain-form move's throughput, an API match read at
+    least 0.8 of the poll's): throughput and p95 as ratios, round by round,
+    then the median."""
+    pairs = {
+        "API move ÷ form move": ("api move", "move (form)", 1.0),
+        "API read (since) ÷ poll": ("api read", "poll (204)", 0.8),
+        "API read (whole) ÷ poll": ("api match", "poll (204)", None),
+    }
+    print()
+    for label, (mine, theirs, aim) in pairs.items():
+        ratios = []
+        for phases in rounds:
+            named = {phase.name: phase for phase in phases if phase.latencies}
+            if mine in named and theirs in named:
+                a, b = named[mine], named[theirs]
+                ratios.append((a.rate() / b.rate(), a.p95() / b.p95()))
+        if not ratios:
+            continue
+        rounds_text = "  ".join(f"{rate:.2f}x; {p95:.2f}x" for rate, p95 in ratios)
+        median = statistics.median(rate for rate, _p95 in ratios)
+        target = f" (aim ≥ {aim})" if aim else ""
+        print(f"{label} (throughput; p95), round by round: {rounds_text}")
+        print(
+            f"{label}, median of {len(ratios)} rounds: {median:.2f}x the throughput{target};"
+            f" p95 {statistics.median(p95 for _rate, p95 in ratios):.2f}x"
+        )
+
+
 def run_phase(phase: Phase, concurrency: int, limit: int, seconds: float, step) -> None:
     """Call ``step(thread_index)`` from ``concurrency`` threads until ``limit`` calls
     have started or ``seconds`` have passed. ``step`` returns (status, latency)."""
@@ -441,6 +485,17 @@ def timed(method: str, port: int, path: str, **kwargs) -> tuple[int, float, byte
     return status, time.perf_counter() - started, body
 
 
+def _closing(step, *args):
+    """``step(*args)``, then the client's database connection closed (opened
+    only to resynchronise a match; one per thread)."""
+    from django.db import connection
+
+    try:
+        return step(*args)
+    finally:
+        connection.close()
+
+
 def poll_url(port: int, g: Game) -> str:
     """The URL the match page polls; what "since" carries is the page's business."""
     status, body = request("GET", port, f"/m/{g.pk}/", headers={"Cookie": g.players[0].cookie})
@@ -462,6 +517,7 @@ def main() -> int:
     startup.start(database_url, env=server_env(database_url), migrate=True)
     from django.db import connection
 
+    from api.payloads import action_id
     from games.engine import registry
     from games.models import Match
 
@@ -561,11 +617,60 @@ def main() -> int:
                 g.shown = None
             return status, latency
 
+        def api_move(i: int):
+            """A move through the API: the action's id and the version seen."""
+            mine = [g for g in owned[i] if not g.state["over"]]
+            g = mine[cursor[i] % len(mine)]
+            cursor[i] += 1
+            (seat,) = game.current_seats(g.state)
+            action = random.choice(game.legal_actions(g.state, seat))
+            body = json.dumps({"action_id": action_id(action), "version": g.version})
+            headers = {
+                "Authorization": f"Bearer {g.players[seat].bearer}",
+                "Content-Type": "application/json",
+            }
+            status, latency, _answer = timed(
+                "POST", port, f"/api/v1/matches/{g.pk}/actions", body=body, headers=headers
+            )
+            if status == 200:
+                g.state = game.apply(g.state, seat, action)[0]
+                g.version += 1
+                g.moves_sent += 1
+            else:  # resynchronise from the database
+                fresh = Match.objects.get(pk=g.pk)
+                g.state, g.version = fresh.state, fresh.version
+            g.shown = None
+            return status, latency
+
+        # The API's reads: each polled match with its first player's token and
+        # the stamp of a whole read made before the round's reads.
+        api_polled: list = []
+
+        def api_stamp(g: Game) -> str:
+            status, body = request(
+                "GET",
+                port,
+                f"/api/v1/matches/{g.pk}",
+                headers={"Authorization": f"Bearer {g.players[0].bearer}"},
+            )
+            if status != 200:
+                raise SystemExit(f"the API's read of match {g.pk} answered {status}")
+            return json.loads(body)["stamp"]
+
+        def api_read(_i: int, since: bool = True):
+            g, stamp = random.choice(api_polled)
+            url = f"/api/v1/matches/{g.pk}" + (
+                f"?since={urllib.parse.quote(stamp)}" if since else ""
+            )
+            status, latency, body = timed(
+                "GET", port, url, headers={"Authorization": f"Bearer {g.players[0].bearer}"}
+            )
+            if since and status == 200 and b'"changed": false' not in body:
+                raise AssertionError(f"match {g.pk} changed under the API's poll")
+            return status, latency
+
         def move_and_close(i: int, htmx: bool = True):
-            try:
-                return move(i, htmx)
-            finally:
-                connection.close()  # only opened to resynchronise; one per thread
+            return _closing(move, i, htmx)
 
         # The phases in turn, round after round, each round a share of the requests.
         share = max(1, args.rounds)
@@ -611,6 +716,35 @@ def main() -> int:
                 lambda i: move_and_close(i, htmx=False),
             )
             this_round.append(phase)
+            # The API: its poll and whole read of the same matches, then its moves.
+            api_polled[:] = [(g, api_stamp(g)) for g in games[:POLLED_MATCHES]]
+            phase = Phase("api read", 200)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.baseline_requests // share,
+                args.baseline_seconds / share,
+                api_read,
+            )
+            this_round.append(phase)
+            phase = Phase("api match", 200)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.baseline_requests // share,
+                args.baseline_seconds / share,
+                lambda i: api_read(i, since=False),
+            )
+            this_round.append(phase)
+            phase = Phase("api move", 200)
+            run_phase(
+                phase,
+                args.concurrency,
+                args.form_moves // share,
+                args.move_seconds / share,
+                lambda i: _closing(api_move, i),
+            )
+            this_round.append(phase)
             rounds.append(this_round)
     except BaseException:
         print(f"server log: {server.log.name}")
@@ -641,6 +775,7 @@ def main() -> int:
         print(f"FAILED: mismatched matches {wrong[:10]}; server log {server.log.name}")
     print_ratios(rounds)
     print_htmx_over_form(rounds)
+    print_api_ratios(rounds)
     if failed:
         return 1
     os.unlink(server.log.name)

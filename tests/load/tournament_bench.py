@@ -29,7 +29,6 @@
 from __future__ import annotations
 
 import os
-import random
 import sys
 import time
 from itertools import combinations
@@ -100,7 +99,9 @@ def prepare():
 
     if ModerationAction.objects.exists():
         raise SystemExit("the bench database has moderation records: use a database of its own")
-    from players.models import Rating, RatingChange, display_of
+    from seeded_ratings import bulk_rate
+
+    from players.models import Rating, RatingChange
 
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
@@ -129,21 +130,7 @@ def prepare():
     Entrant.objects.bulk_create(Entrant(tournament=tournament, user=u) for u in users[1:])
     # Ratings for the game, which the start's seeding reads (the entrant's
     # rating at the start): "points, then rating" is played with real spread.
-    rng = random.Random(7)
-    ratings = []
-    for user in users:
-        mu, sigma = rng.uniform(18.0, 40.0), rng.uniform(2.0, 5.0)
-        ratings.append(
-            Rating(
-                user=user,
-                game_key="nogi",
-                mu=mu,
-                sigma=sigma,
-                display=display_of(mu, sigma),
-                rated_matches=20,
-            )
-        )
-    Rating.objects.bulk_create(ratings)
+    bulk_rate(users, seed=7, mu=(18.0, 40.0), sigma=(2.0, 5.0))
     started = time.perf_counter()
     services.start(tournament.pk, now=starts)
     print(f"{ENTRANTS} entrants, {ROUNDS} rounds, bots of level {LEVEL!r}")

@@ -13,6 +13,7 @@ it never tells them they are blocked, nor anything false.
 from __future__ import annotations
 
 import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -44,7 +45,9 @@ def _finished(creator, *others, key="nogi"):
 
 
 def _text(response) -> str:
-    return html.unescape(response.content.decode())
+    """The page as a person reads it: without the inline style sheet and scripts."""
+    content = re.sub(r"<(style|script)\b[^>]*>.*?</\1>", "", response.content.decode(), flags=re.S)
+    return html.unescape(content)
 
 
 def test_a_rematch_does_not_invite_a_player_who_blocked_the_asker(alice, bob):

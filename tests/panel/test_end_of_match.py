@@ -70,7 +70,7 @@ def test_a_spectator_sees_the_banner_but_no_rematch(finished):
 
 def test_no_banner_while_the_match_is_in_play(started_match, alice):
     page = client_for(alice).get(reverse("match_detail", args=[started_match.pk]))
-    assert "final-banner" not in page.content.decode()
+    assert 'class="final-banner"' not in page.content.decode()
 
 
 def test_a_game_without_its_own_summary_shows_the_plain_score(alice, bob):

@@ -11,7 +11,6 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from accounts import selectors as account_selectors
 from core import errors
 from games.dispatch import notifications
 from games.lobby import services as lobby
@@ -289,7 +288,10 @@ def test_vacation_stops_the_clock_and_coming_back_restarts_it(traveller, alice, 
     match.refresh_from_db()
     # Away from START+1h to START+3d: the clock ran 1 hour before the vacation.
     assert match.deadline == START + 3 * DAY + 2 * DAY - HOUR
-    assert account_selectors.vacation_days_used(alice, START.year) == 3
+    alice.profile.refresh_from_db()
+    # The pool: 7 days, less the 5 taken, plus 3 hours a day for the 3 days
+    # less an hour that passed, plus the 2 days and 1 hour not used.
+    assert alice.profile.vacation_pool == timedelta(days=4, hours=10)
 
 
 def test_a_turn_that_starts_during_a_vacation_waits_for_its_end(traveller, alice, bob):
@@ -300,21 +302,26 @@ def test_a_turn_that_starts_during_a_vacation_waits_for_its_end(traveller, alice
     assert match.deadline == START + 4 * DAY + DAY
 
 
-def test_vacation_allowance(traveller, alice):
-    with pytest.raises(errors.ServiceError, match="1 to 30"):
-        vacations.start_vacation(alice, 31)
-    vacations.start_vacation(alice, 20)
+def test_vacation_is_paid_from_the_pool(traveller, alice):
+    """A new player's pool holds a week; a vacation takes its days when it
+    starts; the pool grows by 3 hours a day; coming back early returns the
+    unused time."""
+    with pytest.raises(errors.ServiceError, match="1 to 7"):
+        vacations.start_vacation(alice, 8)
+    vacations.start_vacation(alice, 5)
     with pytest.raises(errors.Conflict):
         vacations.start_vacation(alice, 1)
-    traveller.shift(21 * DAY)  # the vacation ran its course
+    traveller.shift(6 * DAY)  # the vacation ran its course
     with pytest.raises(errors.Conflict):
         vacations.end_vacation(alice)
-    with pytest.raises(errors.ServiceError, match="1 to 10"):
-        vacations.start_vacation(alice, 11)
-    vacations.start_vacation(alice, 4)
+    # 2 days left, and 18 hours gained in 6 days.
+    with pytest.raises(errors.ServiceError, match="1 to 2"):
+        vacations.start_vacation(alice, 3)
+    vacations.start_vacation(alice, 2)
     traveller.shift(DAY)
-    vacations.end_vacation(alice)  # back early: the unused days return
-    assert account_selectors.vacation_days_used(alice, START.year) == 21
+    vacations.end_vacation(alice)  # back early: the unused day returns
+    alice.profile.refresh_from_db()
+    assert alice.profile.vacation_pool == timedelta(days=1, hours=21)
 
 
 def test_your_turn_email_is_sent_once_and_not_to_someone_looking(

@@ -16,10 +16,18 @@ from core import errors
 from games.engine import registry
 from games.lobby import services as lobby
 from games.models import ActorKind, Match, Move, Seat
-from games.play import services, timeouts
+from games.play import reliability, services, timeouts
 from tests.postgres_race import ONLY_ON_POSTGRES
 
 pytestmark = ONLY_ON_POSTGRES
+
+
+@pytest.fixture(autouse=True)
+def many_matches_at_once(monkeypatch):
+    """Two players sit at many matches due together, more than a newcomer's
+    cap on matches at once (``games.play.reliability``): these tests are of
+    the sweep, so the cap is lifted."""
+    monkeypatch.setattr(reliability, "BASE_LIMIT", reliability.MAX_LIMIT)
 
 
 def _due_matches(n: int) -> list[Match]:

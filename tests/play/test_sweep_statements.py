@@ -48,17 +48,19 @@ def rows(match):
     )
 
 
-def test_a_timed_out_match_takes_six_statements_and_one_notification_write(traveller, alice, bob):
+def test_a_timed_out_match_takes_eight_statements_and_one_notification_write(traveller, alice, bob):
     """The due-match query, the locked read of the match with its seats,
     players and profiles, the strike, the move's state and its log entry, and
     one statement for both notification rows (alice's "time ran out", bob's
-    "your turn"). No savepoint inside the match's transaction."""
+    "your turn"); and two for the API stream's event rows (the move's, with
+    bob's turn, and alice's "time ran out": ``api.events``). No savepoint
+    inside the match's transaction."""
     match = sweep_match(alice, bob)
     traveller.move_to(START + DAY + timedelta(minutes=1))
     with CaptureQueriesContext(connection) as ctx:
         assert timeouts.sweep() == {"timed out": 1}
     run = statements(ctx)
-    assert len(run) == 6, run
+    assert len(run) == 8, run
     assert sum(sql.startswith('INSERT INTO "games_notification"') for sql in run) == 1
     assert not any("games_notification" in sql for sql in run if sql.startswith("SELECT"))
     savepoints = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SAVEPOINT")]
@@ -202,3 +204,32 @@ def test_a_loss_on_time_writes_the_same_rows(traveller, alice, bob):
         ("bob", NotificationKind.MATCH_STARTED, 0),
         ("bob", NotificationKind.YOUR_TURN, 1),
     ]
+
+
+def test_with_push_on_a_timeout_adds_one_read_and_one_insert(traveller, alice, bob, settings):
+    """Push (VAPID keys set) costs the sweep's match transaction one query for
+    the players' devices and one insert of their deliveries, whatever their number."""
+    from games.correspondence import push
+    from games.models import ChannelDelivery, NotificationKind, PushSubscription
+
+    settings.VAPID_KEYS = push.new_vapid_keys()
+    every = [k.value for k in NotificationKind]
+    for user in (alice, bob):
+        for n in range(3):
+            PushSubscription.objects.create(
+                user=user,
+                endpoint=f"https://fcm.googleapis.com/fcm/send/{user.pk}-{n}",
+                p256dh="p",
+                auth="a",
+                kinds=every,
+            )
+    match = sweep_match(alice, bob)
+    ChannelDelivery.objects.all().delete()
+    traveller.move_to(START + DAY + timedelta(minutes=1))
+    with CaptureQueriesContext(connection) as ctx:
+        assert timeouts.sweep() == {"timed out": 1}
+    run = statements(ctx)
+    assert len(run) == 10, run
+    inserts = [sql for sql in run if sql.startswith("INSERT") and "games_channeldelivery" in sql]
+    assert len(inserts) == 1, run
+    assert ChannelDelivery.objects.filter(notification__match=match).count() == 6

@@ -64,10 +64,12 @@ def test_a_batch_writes_what_one_by_one_writes_in_fewer_statements(traveller, al
         assert timeouts.wake_match(pk, LATE) == "timed out"
     assert _rows(together) == _rows(alone)
     assert all(len(moves) == 2 for _rows_of, moves in _rows(together)), "the opening and one"
-    # One locked read and one notification write for the batch; per match the
-    # strike, the match's update and the move.
+    # One locked read, one notification write and its stream rows for the
+    # batch; per match the strike, the move's stream rows (``api.events``),
+    # the match's update and the move.
     assert sum(sql.startswith('INSERT INTO "games_notification"') for sql in run) == 1
-    assert len(run) == 2 + 3 * 4, run
+    assert sum(sql.startswith('INSERT INTO "streams_event"') for sql in run) == 1 + 4
+    assert len(run) == 3 + 4 * 4, run
 
 
 def test_the_batchs_deliveries_are_handed_over_as_one_task_after_the_commit(

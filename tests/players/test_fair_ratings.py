@@ -56,7 +56,8 @@ def client_for(user=None) -> Client:
 
 def page_text(response) -> str:
     """The page's text, without its tags (names are links)."""
-    return html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
+    content = re.sub(r"<(style|script)\b[^>]*>.*?</\1>", "", response.content.decode(), flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", content))
 
 
 # -- A private match is unrated ---------------------------------------------------------

@@ -2,8 +2,8 @@
 
 - the rating update adds at most 4 queries to a match's finishing move (the
   fourth counts the pair's earlier results, ``ratings.repeated_pair``);
-- a player's page reads at most 8 queries, a leaderboard page at most 4 and
-  its last page, which lists the provisional players too, at most 5; the
+- a player's page reads at most 14 queries (3 of them its statistics), a
+  leaderboard page at most 4 and its last page, which lists the provisional players too, at most 5; the
   lobby and /leaderboards/ read every game's best players in one query;
   whatever the number of matches or players, beyond the request's own
   session and authentication queries (the signed-in user's row and, for a
@@ -36,10 +36,14 @@ from tests.players.conftest import finish, start_match
 pytestmark = pytest.mark.django_db
 
 RATING_UPDATE_QUERIES = 4
-# The page's own reads (the user, ratings, rating changes, matches in play and
-# finished, their seats), one each for the tournaments and the ladder places,
-# and, signed in, the bell.
-PLAYER_PAGE_QUERIES = 9
+# The page's own reads (the user, ratings, rating changes, the matches in
+# play with one page of the finished ones, their seats), one for the
+# tournaments entered with those won (the trophies), one each for the seasons
+# played, the ladder places and the followers (friends.selectors.player_section),
+# the statistics (two, and "You and <name>" for a signed-in visitor: three),
+# the reliability record (one aggregate) and, signed in, the bell.
+PLAYER_PAGE_QUERIES = 14
+STATISTICS_QUERIES = 3
 LEADERBOARD_QUERIES = 4
 # The last page adds the provisional players below the ranked ones.
 LAST_LEADERBOARD_PAGE_QUERIES = LEADERBOARD_QUERIES + 1
@@ -138,6 +142,59 @@ def _measure(client: Client, url: str) -> list[str]:
     return counted(queries)
 
 
+def _give_trophies(target, count: int) -> None:
+    """``count`` finished tournaments ``target`` won (their places stored as
+    the end stores them), and as many they entered and lost."""
+    from tournaments.models import Entrant, Tournament
+
+    now = timezone.now()
+    for i in range(count):
+        for place in (1, 2):
+            tournament = Tournament.objects.create(
+                name=f"Cup {i}-{place}",
+                game_key="nogi",
+                table_size=2,
+                format="swiss",
+                rounds=1,
+                starts_at=now,
+                min_entrants=2,
+                max_entrants=8,
+                status="finished",
+                finished_at=now,
+            )
+            Entrant.objects.create(tournament=tournament, user=target, final_place=place)
+
+
+def _give_seasons(target, count: int) -> None:
+    """``count`` seasons of Nogi ``target`` played, in a division each."""
+    from seasons.models import Division, Season, SeasonEntry
+    from tournaments.models import Tournament
+
+    now = timezone.now()
+    for i in range(count):
+        season = Season.objects.create(
+            game_key="nogi",
+            year=2020 + i,
+            quarter=1,
+            signup_opens_at=now,
+            starts_at=now,
+            status="finished" if i else "running",
+        )
+        tournament = Tournament.objects.create(
+            name=f"Season {i}",
+            game_key="nogi",
+            table_size=2,
+            format="round_robin",
+            starts_at=now,
+            min_entrants=2,
+            max_entrants=8,
+        )
+        division = Division.objects.create(season=season, tier=i + 1, tournament=tournament)
+        SeasonEntry.objects.create(
+            season=season, user=target, division=division, final_place=2, movement="up"
+        )
+
+
 def _give_matches(target, opponents, count: int, start: int) -> None:
     """``count`` more finished matches of ``target``: rated and unrated, of
     several games and sizes, public and private, some lost."""
@@ -154,7 +211,7 @@ def _give_matches(target, opponents, count: int, start: int) -> None:
 
 
 @pytest.mark.parametrize("viewer", ["anonymous", "other", "own", "moderator"])
-def test_the_player_page_reads_at_most_nine_queries_whatever_the_number_of_matches(
+def test_the_player_page_reads_at_most_fourteen_queries_whatever_the_number_of_matches(
     make_user, moderator, viewer
 ):
     target = make_user("target")
@@ -166,7 +223,7 @@ def test_the_player_page_reads_at_most_nine_queries_whatever_the_number_of_match
     _give_matches(target, opponents, 3, 0)
     client = _viewer(viewer, target, stranger, moderator)
 
-    early = _measure(client, url)  # provisional everywhere: on no leaderboard
+    early = _measure(client, url)  # provisional everywhere: on no leaderboard, no trophy
     assert not Rating.objects.filter(user=target, rated_matches__gte=PROVISIONAL_MATCHES).exists()
     _give_matches(target, opponents, 8, 3)
     middle = _measure(client, url)
@@ -174,14 +231,29 @@ def test_the_player_page_reads_at_most_nine_queries_whatever_the_number_of_match
     _give_matches(target, opponents, 29, 11)
     for i in range(4):
         start_match([opponents[i], target], "hatchlings")  # more in play
+    _give_trophies(target, 7)
+    _give_seasons(target, 5)
     late = _measure(client, url)
     second_page = _measure(client, url + "?page=2")
 
     print(f"\nplayer page as {viewer}: {len(early)}, {len(middle)}, {len(late)} queries")
+    text = client.get(url).content.decode()
+    assert text.count('class="trophy"') == 7
+    assert text.count("Division ") == 5 and 'id="season-current"' in text
     assert len(late) <= PLAYER_PAGE_QUERIES, _listing(late)
+    # The matches in play and the page of finished ones in one statement, as
+    # the tournaments entered and won.
+    assert sum(' FROM "games_match"' in sql for sql in late) == 1, _listing(late)
+    assert sum('"tournaments_tournament"' in sql for sql in late) == 1, _listing(late)
     assert len(early) == len(middle) == len(late) == len(second_page), _listing(late)
     # The leaderboard places come with the ratings, in one statement.
     assert sum('FROM "players_rating"' in sql for sql in late) == 1, _listing(late)
+    # The statistics: aggregates and the last ten of each game, never every result.
+    statistics = [sql for sql in late if '"players_outcome"' in sql]
+    expected = 3 if viewer in ("other", "moderator") else 2
+    assert len(statistics) == expected <= STATISTICS_QUERIES, _listing(statistics)
+    # The reliability record: one aggregate over the player's seats.
+    assert sum("games_seat" in sql and "SUM(" in sql for sql in late) == 1, _listing(late)
     # Nothing reads a player's whole match list.
     for sql in late:
         if '"games_match"' in sql and sql.startswith('SELECT "games_match"'):

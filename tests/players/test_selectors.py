@@ -176,3 +176,12 @@ def test_the_leaders_of_each_game_are_its_best_ranked_players_then_provisional_o
         (board[103].username, None, True),
         (board[102].username, None, True),
     ]
+
+
+def test_a_name_with_a_nul_is_no_player_and_asks_the_database_nothing(
+    alice, django_assert_num_queries
+):
+    """``/players/%00/`` and ``/api/v1/players/%00`` were a 500 on PostgreSQL,
+    which refuses a NUL in a query's text: no name holds one."""
+    with django_assert_num_queries(0):
+        assert selectors.player_page("al\x00ice", alice) is None

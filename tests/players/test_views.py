@@ -5,6 +5,7 @@ error with a message, never a 500, and a refusal changes nothing."""
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -34,7 +35,9 @@ def client_for(user=None) -> Client:
 
 
 def page_text(response) -> str:
-    return html.unescape(response.content.decode())
+    """The page as a person reads it: without the inline style sheet and scripts."""
+    content = re.sub(r"<(style|script)\b[^>]*>.*?</\1>", "", response.content.decode(), flags=re.S)
+    return html.unescape(content)
 
 
 # -- The player page --------------------------------------------------------------------

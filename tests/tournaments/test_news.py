@@ -117,6 +117,8 @@ def test_a_player_who_chose_the_digest_gets_the_news_in_it(people):
     from games.models import DeliveryStatus
 
     people[1].profile.email_match_events = Delivery.DIGEST
+    # A tournament's news has its own row of the preferences grid.
+    people[1].profile.email_tournaments = Delivery.DIGEST
     people[1].profile.email_your_turn = Delivery.DIGEST  # no match email tells it at once
     people[1].profile.save()
     tournament = entered(new_tournament(people[0], name="Wiosna"), people[1:2])

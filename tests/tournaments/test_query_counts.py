@@ -75,3 +75,26 @@ def test_the_new_tournament_form_reads_a_fixed_number_of_queries(client, people)
     assert len(after.captured_queries) == counts["nogi"]
     assert set(counts.values()) == {counts["nogi"]}
     assert counts["nogi"] == NEW_PAGE_QUERIES, counts
+
+
+def test_a_knockout_page_with_its_chat_reads_no_more_queries(client, people):
+    """The bracket is replayed from the placements already read, and the
+    chat is one more query however many lines, writers or blocks."""
+    from accounts.models import Block
+    from tournaments import chat
+
+    rng = random.Random(4)
+    small = entered(new_tournament(people[0], format="knockout", name="small"), people[1:2])
+    start_now(small)
+    client.force_login(people[1])
+    quiet = _queries(client, small)
+    big = entered(new_tournament(people[2], format="knockout", name="big"), people[3:12])
+    start_now(big)
+    for _ in range(2):
+        play_round(big, rng)
+    for i, user in enumerate(people[2:12]):
+        chat.post_message(user, big, f"line {i}")
+    Block.objects.create(blocker=people[1], blocked=people[3])
+    Block.objects.create(blocker=people[1], blocked=people[4])
+    busy = _queries(client, big)
+    assert quiet == busy <= PAGE_QUERIES, (quiet, busy)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import Conflict
 from games.signals import match_ended
 from tests.postgres_race import MODES, ONLY_ON_POSTGRES, race
 from tests.tournaments.conftest import entered, finish, new_tournament, running_matches
@@ -57,3 +58,18 @@ def test_two_workers_starting_at_once_start_it_once(make_user, mode):
     assert sorted(results) == ["not open", "started"], results
     assert Round.objects.filter(tournament=tournament).count() == 1
     assert len(running_matches(tournament)) == 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_taking_the_last_place_of_a_start_when_full_tournament_start_it_once(make_user, mode):
+    people = [make_user(f"w{i}") for i in range(4)]
+    tournament = new_tournament(people[0], start_when_full=True, starts_at=None, max_entrants=3)
+    services.join(user=people[1], tournament=tournament)
+    jobs = [lambda u=u: services.join(user=u, tournament=tournament) for u in people[2:4]]
+    results = race(jobs, mode, _holding(tournament))
+    assert sum(isinstance(r, Conflict) for r in results) == 1, results
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+    assert tournament.entrants.count() == 3
+    assert Round.objects.filter(tournament=tournament).count() == 1
+    assert Placement.objects.filter(round__tournament=tournament).count() == 3

@@ -402,3 +402,12 @@ def test_an_unknown_takeover_bot_is_refused_by_the_service(people):
     with pytest.raises(ServiceError, match="Unknown bot level"):
         new_tournament(people[0], takeover_level="grandmaster")
     assert not Tournament.objects.exists()
+
+
+def test_a_tournament_that_forbids_vacation_gives_its_matches_its_clock_rules(people):
+    tournament = entered(
+        new_tournament(people[0], vacation_allowed=False, weekend_pause=True), people[1:2]
+    )
+    start_now(tournament)
+    (match,) = running_matches(tournament)
+    assert not match.vacation_allowed and match.weekend_pause

@@ -138,7 +138,9 @@ def test_creating_a_tournament_through_the_form(client, people):
     "changes",
     [
         {"game": "chess"},
-        {"format": "knockout"},
+        {"format": "elimination"},
+        {"format": "knockout", "n_seats": "3"},
+        {"starts_at": ""},
         {"rounds": "0"},
         {"rounds": ""},
         {"min_entrants": "9", "max_entrants": "4"},
@@ -147,12 +149,40 @@ def test_creating_a_tournament_through_the_form(client, people):
         {"n_seats": "9"},
         {"name": ""},
         {"max_entrants": "100000000000000000000"},
+        {"min_reliability": "101"},
+        {"min_reliability": "-5"},
+        {"min_reliability": "most"},
     ],
 )
 def test_bad_forms_are_refused_and_nothing_is_created(client, people, changes):
     client.force_login(people[0])
     response = client.post(reverse("tournament_create") + "?game=nogi", _form(**changes))
     assert response.status_code in (400, 409)
+    assert not Tournament.objects.exists()
+
+
+def test_the_form_makes_a_knockout_that_starts_when_full(client, people):
+    client.force_login(people[0])
+    page = client.get(reverse("tournament_create") + "?game=nogi").content.decode()
+    assert 'name="start_when_full"' in page and 'value="knockout"' in page
+    form = _form(format="knockout", starts_at="", start_when_full="on", max_entrants="8")
+    response = client.post(reverse("tournament_create") + "?game=nogi", form)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.format == "knockout" and tournament.start_when_full
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="starts-when-full"' in page and "1 of 8 entered" in page
+    listed = client.get(reverse("tournament_list")).content.decode()
+    assert "starts when full" in listed
+
+
+def test_a_knockout_at_tables_of_three_is_refused_with_the_reason(client, people):
+    client.force_login(people[0])
+    response = client.post(
+        reverse("tournament_create") + "?game=nogi", _form(format="knockout", n_seats="3")
+    )
+    assert response.status_code == 400
+    assert "A knockout is played at tables of two players." in response.content.decode()
     assert not Tournament.objects.exists()
 
 

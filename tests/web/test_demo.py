@@ -77,7 +77,8 @@ def test_make_run_starts_one_scheduler_a_bot_worker_and_the_site_in_one_recipe_l
     assert "celery" not in dry and "runserver" not in dry  # only the supervisor starts them
     started = [" ".join(argv) for _name, argv in run_local.commands("127.0.0.1", 8000, "s")]
     assert sum(argv.count("--beat") for argv in started) == 1
-    assert sum(" worker " in argv for argv in started) == 2
+    assert sum(" worker " in argv for argv in started) == 3
     assert sum("-Q bots" in argv for argv in started) == 1
+    assert sum("-Q reviews" in argv for argv in started) == 1  # reviews never wait behind bots
     assert sum(" runserver " in argv for argv in started) == 1
     assert sum("demo --announce" in argv for argv in started) == 1

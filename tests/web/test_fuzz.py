@@ -30,13 +30,17 @@ import json
 import os
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache as once
+from io import BytesIO
 from urllib.parse import urlencode
 
+import pytest
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core import mail
 from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.template.base import Template
 from django.test import Client
@@ -46,16 +50,28 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
+from PIL import Image
 
 from games.correspondence import compose, move_links
 from games.engine import registry
 from games.lobby import invitations
 from games.lobby import services as lobby
-from games.models import DeliveryStatus, Notification, NotificationKind, Visibility
+from games.models import (
+    DeliveryStatus,
+    Notification,
+    NotificationKind,
+    ReplayComment,
+    Visibility,
+)
 from games.play import chat, safety
 from ladders import services as ladders
 from ladders.models import Entry
 from matchmaking import services as quick_match
+from seasons import services as season_services
+from seasons.models import Season
+from tests.api.test_api_fuzz import FUZZED as API_FUZZED
+from tests.api.test_api_fuzz import drain, streams_end_at_once
+from tournaments import chat as tournament_chat
 from tournaments import services as tournament_services
 from tournaments.models import Entrant
 
@@ -145,8 +161,40 @@ field_value = st.one_of(value, value, value, st.lists(value, min_size=2, max_siz
 STRAY = ["x", "token", "version", "csrfmiddlewaretoken", "\x00", "next", "id"]
 
 
-def form(fields):
-    known = st.fixed_dictionaries({}, optional={name: field_value for name in fields})
+# Files for the fields that take an upload (a player's picture), swapped in
+# per example like the placeholders below; in a body that is not multipart
+# the placeholder stays a plain string.
+UPLOADS = ["<png>", "<jpeg-with-exif>", "<gif>", "<bomb>", "<not-an-image>", "<cut-png>", "<svg>"]
+upload_value = st.one_of(st.sampled_from(UPLOADS), st.sampled_from(UPLOADS), value)
+
+
+def _image(fmt: str, size=(40, 30), mode="RGB", **extra) -> bytes:
+    out = BytesIO()
+    Image.new(mode, size, "red" if mode != "1" else 0).save(out, fmt, **extra)
+    return out.getvalue()
+
+
+@once
+def upload_bytes() -> dict[str, tuple[str, bytes]]:
+    exif = Image.Exif()
+    exif[0x010F] = "Camera"
+    png = _image("PNG")
+    return {
+        "<png>": ("a.png", png),
+        "<jpeg-with-exif>": ("b.jpg", _image("JPEG", exif=exif.tobytes())),
+        "<gif>": ("c.gif", _image("GIF", mode="P")),
+        # 30 million one-bit pixels in a few kilobytes.
+        "<bomb>": ("d.png", _image("PNG", size=(6000, 5000), mode="1")),
+        "<not-an-image>": ("e.png", b"plain text, not a picture"),
+        "<cut-png>": ("f.png", png[: len(png) // 2]),
+        "<svg>": ("g.svg", b"<svg xmlns='http://www.w3.org/2000/svg'><script/></svg>"),
+    }
+
+
+def form(fields, files=()):
+    known = st.fixed_dictionaries(
+        {}, optional={name: upload_value if name in files else field_value for name in fields}
+    )
     stray = st.dictionaries(st.sampled_from(STRAY), value, max_size=1)
     return st.tuples(known, stray).map(lambda pair: {**pair[1], **pair[0]})
 
@@ -167,21 +215,35 @@ class Endpoint:
     roles: tuple[str, ...] = SITE_ROLES
     also_refusals: frozenset = frozenset()
     method: str = "post"
+    files: tuple[str, ...] = ()  # the fields that may carry a file (multipart)
 
 
 PROFILE_FIELDS = (
     "display_name",
     "language",
     "timezone",
+    "invitations_from",
+    "confirm_moves",
+    "theme",
+    "show_presence",
+    "auto_vacation",
+    "weekend_days",
+)
+NOTIFICATION_FIELDS = (
     "email_your_turn",
     "email_reminder",
     "email_match_events",
     "email_invitation",
-    "invitations_from",
+    "email_tournaments",
+    "email_follows",
+    "email_mentions",
+    "push_events",
+    "webhook_events",
+    "tell_follows",
+    "reminder_shares",
     "reminder_hours",
-    "confirm_moves",
-    "theme",
-    "show_presence",
+    "quiet_from",
+    "quiet_until",
 )
 MODERATION = ("reason", "confirm", "hours", "seat", "ranks", "count")
 
@@ -197,15 +259,57 @@ ENDPOINTS: dict[str, Endpoint] = {
             "time_bank_increment",
             "timeout_policy",
             "takeover_level",
+            "vacation_allowed",
+            "weekend_pause",
             "opt_nogi_first_player",
             "rated",
             "min_rating",
             "max_rating",
+            "min_reliability",
             "invite",
         )
     ),
     "profile": Endpoint(PROFILE_FIELDS),
+    "notification_settings": Endpoint(NOTIFICATION_FIELDS),
+    # The identity on the player page: a multipart form with a picture.
+    "profile_identity": Endpoint(
+        ("picture_file", "remove_picture", "country", "bio"), files=("picture_file",)
+    ),
     "vacation": Endpoint(("days", "end")),
+    # The API tokens page (api/views.py): a revoked pk that is no token of theirs is a 404.
+    "api_token_create": Endpoint(("name", "scopes", "days")),
+    "api_token_revoke": Endpoint((), args="user"),
+    # Turning the account into a bot account (accounts.bots): refused to a
+    # player with matches, or without the box ticked.
+    "become_bot": Endpoint(("confirm",)),
+    # An authorized app revoked (api.oauth.revoke_app): a pk no app of theirs is a 404.
+    "api_app_revoke": Endpoint((), args="user"),
+    # OAuth2 (api/oauth_urls.py, django-oauth-toolkit): the consent form posted
+    # back forged, and the token, revocation and introspection endpoints with
+    # junk codes, verifiers, clients and tokens. A refusal is the toolkit's
+    # JSON (400, 401) or a redirect to the login or the app.
+    "oauth2_provider:authorize": Endpoint(
+        (
+            "client_id",
+            "redirect_uri",
+            "scope",
+            "state",
+            "response_type",
+            "code_challenge",
+            "code_challenge_method",
+            "allow",
+        )
+    ),
+    "oauth2_provider:token": Endpoint(
+        ("grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token")
+    ),
+    "oauth2_provider:revoke-token": Endpoint(("token", "token_type_hint", "client_id")),
+    "oauth2_provider:introspect": Endpoint(("token",)),
+    # Push notifications per device and webhooks: a forged subscription, device,
+    # webhook, address or kind.
+    "push_devices": Endpoint(
+        ("action", "endpoint", "p256dh", "auth", "device", "kinds", "kind", "url", "webhook")
+    ),
     "set_language": Endpoint(("language", "next")),
     "unsubscribe": Endpoint((), args="unsubscribe"),
     # "Play a bot now" on the lobby and each How to play page.
@@ -218,15 +322,25 @@ ENDPOINTS: dict[str, Endpoint] = {
     "match_decline": Endpoint(("next",), "match", MATCH_ROLES),
     "match_fill_bots": Endpoint(("level",), "match", MATCH_ROLES),
     "match_resign": Endpoint((), "match", MATCH_ROLES),
+    # "Let's play live now": the other seated players are told (limited).
+    "match_offer_live": Endpoint(("token",), "match", MATCH_ROLES),
     "match_undo": Endpoint(("answer",), "match", MATCH_ROLES),
+    "match_hint": Endpoint(("version",), "match", MATCH_ROLES),
+    "match_review": Endpoint(("token",), "match", MATCH_ROLES),
+    "match_replay_review": Endpoint(("step", "token"), "match", MATCH_ROLES),
     "match_notes": Endpoint(("text",), "match", MATCH_ROLES),
     "match_rematch": Endpoint((), "match", MATCH_ROLES),
     "match_chat": Endpoint(("text",), "match", MATCH_ROLES),
     "match_report": Endpoint(("reason", "message", "player"), "match", MATCH_ROLES),
+    # Comments on a finished match's replay, and its players opening them to anyone.
+    "match_replay_comment": Endpoint(("text", "step", "token"), "match", MATCH_ROLES),
+    "match_replay_comments_public": Endpoint(("allow", "step", "token"), "match", MATCH_ROLES),
     # A move from the "your turn" email: a signed link, opened logged out.
     "email_move": Endpoint((), "email_move", MATCH_ROLES),
     # Players: blocking another player from their page.
     "player_block": Endpoint(("do",), "player", MATCH_ROLES),
+    # Friends: following another player from their page or the friends page.
+    "player_follow": Endpoint(("do", "next"), "player", MATCH_ROLES),
     # Ladders: joining, leaving, challenging, answering a challenge.
     "ladder_join": Endpoint((), "game", MATCH_ROLES),
     "ladder_leave": Endpoint((), "game", MATCH_ROLES),
@@ -250,6 +364,9 @@ ENDPOINTS: dict[str, Endpoint] = {
     # The moderators' desk.
     "admin:games_match_moderate": Endpoint(MODERATION, "moderate", ADMIN_ROLES),
     "admin:games_chatmessage_hide": Endpoint(("reason", "confirm"), "chat_message", ADMIN_ROLES),
+    "admin:games_replaycomment_hide": Endpoint(
+        ("reason", "confirm"), "replay_comment", ADMIN_ROLES
+    ),
     "admin:games_report_resolve": Endpoint(("resolution", "confirm"), "report", ADMIN_ROLES),
     "admin:games_deactivate_user": Endpoint(("reason", "confirm"), "user", ADMIN_ROLES),
     "admin:games_notification_resend": Endpoint(("reason", "confirm"), "resend", ADMIN_ROLES),
@@ -257,6 +374,8 @@ ENDPOINTS: dict[str, Endpoint] = {
         ("action", "_selected_action", "select_across", "index"), roles=ADMIN_ROLES
     ),
     "admin:ladders_entry_remove": Endpoint(("reason", "confirm"), "ladder_entry", ADMIN_ROLES),
+    "admin:players_remove_picture": Endpoint(("reason", "confirm"), "user", ADMIN_ROLES),
+    "admin:players_remove_bio": Endpoint(("reason", "confirm"), "user", ADMIN_ROLES),
     "admin:ladders_challenge_cancel": Endpoint(
         ("reason", "confirm"), "ladder_challenge", ADMIN_ROLES
     ),
@@ -285,16 +404,31 @@ ENDPOINTS: dict[str, Endpoint] = {
             "format",
             "rounds",
             "starts_at",
+            "start_when_full",
             "min_entrants",
             "max_entrants",
             "time_per_move",
             "time_bank",
             "timeout_policy",
+            "vacation_allowed",
+            "weekend_pause",
             "opt_nogi_first_player",
             "rated",
+            "min_reliability",
+            "bots_allowed",
         )
     ),
     "tournament_action": Endpoint((), "tournament", MATCH_ROLES),
+    "tournament_chat": Endpoint(("text",), "tournament_page", MATCH_ROLES),
+    # The organiser's webhooks on a tournament: a forged action, kind, address or hook.
+    "tournament_webhooks": Endpoint(
+        ("action", "kind", "url", "webhook"), "tournament_page", MATCH_ROLES
+    ),
+    # Seasons: signing up and leaving.
+    "season_action": Endpoint((), "season", MATCH_ROLES),
+    "admin:tournaments_tournamentmessage_hide": Endpoint(
+        ("reason", "confirm"), "tournament_message_admin", ADMIN_ROLES
+    ),
     "admin:tournaments_tournament_cancel": Endpoint(
         ("reason", "confirm"), "tournament_admin", ADMIN_ROLES
     ),
@@ -315,10 +449,14 @@ ENDPOINTS: dict[str, Endpoint] = {
 # notifications read, an invitation link grants a look at a private match.
 # Fewer examples: no form, and the site's answers are pages already tested.
 GET_ENDPOINTS: dict[str, Endpoint] = {
+    "api_tokens": Endpoint((), method="get"),
     "notifications": Endpoint(("page", "x"), roles=MATCH_ROLES, method="get"),
+    "notifications_sent": Endpoint(("page", "x"), roles=MATCH_ROLES, method="get"),
     "invitation_link": Endpoint((), "invite", MATCH_ROLES, method="get"),
     "match_detail": Endpoint(("token", "path"), "match", MATCH_ROLES, method="get"),
     "match_panel": Endpoint(("token", "path", "since"), "match", MATCH_ROLES, method="get"),
+    # The live stream: answered (404, 204 or the stream's head) without reading its body.
+    "match_events": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_verify": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
     "match_log_json": Endpoint(("token",), "match", MATCH_ROLES, method="get"),
@@ -334,12 +472,15 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
     "match_create": Endpoint(("game", "invite"), method="get"),
     "email_move": Endpoint((), "email_move", MATCH_ROLES, method="get"),
     "player_page": Endpoint(("page",), "player", MATCH_ROLES, method="get"),
+    "friends": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "leaderboard": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "leaderboards": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "ladder_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "ladder_detail": Endpoint(("page",), "game", MATCH_ROLES, method="get"),
     "tournament_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
     "tournament_detail": Endpoint(("page",), "tournament_page", MATCH_ROLES, method="get"),
+    "season_list": Endpoint(("page",), roles=MATCH_ROLES, method="get"),
+    "season_detail": Endpoint(("page",), "season_page", MATCH_ROLES, method="get"),
     "quick_match": Endpoint(("game",), roles=MATCH_ROLES, method="get"),
     "admin:games_match_changelist": Endpoint(
         ("stale", "waiting", "reported", "status__exact", "q", "o", "p"),
@@ -349,9 +490,39 @@ GET_ENDPOINTS: dict[str, Endpoint] = {
 }
 GET_EXAMPLES = max(1, EXAMPLES // 3)
 
+# The API's event stream, read with a token (not a session) and long-lived:
+# fuzzed by ``test_the_event_stream_is_fuzzed`` below, outside the class (its
+# reads run in a worker thread, so its rows are committed), each example's
+# stream ending after its first keep-alive (``SMOKI_STREAM_SECONDS`` 0).
+# ``since`` and ``Last-Event-ID`` are where to resume; ``after`` is no
+# parameter of the stream's. Targets: whose token, and which kind.
+TOKEN_ENDPOINTS: dict[str, Endpoint] = {
+    "api_stream": Endpoint(("since", "after", "Last-Event-ID"), "stream_token", method="get"),
+}
+STREAM_TOKENS = (
+    "reader",
+    "challenges",
+    "no scope",
+    "revoked",
+    "expired",
+    "bot",
+    "garbage",
+    "none",
+    "session only",
+)
+STREAM_EXAMPLES = max(1, EXAMPLES // 6)
+
 # Admin pages covered by "admin:read_only_pages": every page Django's admin
 # makes for a model of Smoki's, but those with their own entry above.
-SMOKI_APPS = ("games", "accounts", "players", "ladders", "tournaments", "matchmaking")
+SMOKI_APPS = (
+    "games",
+    "accounts",
+    "players",
+    "ladders",
+    "tournaments",
+    "seasons",
+    "matchmaking",
+)
 ADMIN_PAGE_KINDS = ("changelist", "add", "change", "delete", "history")
 
 # Views that accept POST but are not Smoki's to fuzz, each with why.
@@ -365,7 +536,9 @@ NOT_FUZZED = {
     "admin:logout": "Django's own admin logout",
     "admin:autocomplete": "no admin of Smoki's uses autocomplete fields",
     "admin:auth_user_password_change": "superusers only; not part of the moderators' desk",
-    "admin:<django and allauth models>": "users, groups, sites, email addresses: superusers only",
+    "admin:<django and allauth models>": (
+        "users, groups, sites, email addresses, OAuth apps and tokens: superusers only"
+    ),
     "admin:index": "no form: POST shows the page as GET does",
     "admin:app_list": "no form: POST shows the page as GET does",
     "admin:jsi18n": "no form: the admin's JavaScript catalogue",
@@ -459,6 +632,11 @@ class FuzzEveryForm(TestCase):
         cls.staff = make("staff", is_staff=True)
         for user in (cls.alice, cls.bob, cls.dave, cls.carol, cls.mod):
             user.emailaddress_set.create(email=user.email, primary=True, verified=True)
+        # Something for the desk to remove from bob's player page.
+        bob_profile = cls.bob.profile
+        bob_profile.bio = "Hello"
+        bob_profile.picture = "pictures/bob.webp"
+        bob_profile.save(update_fields=["bio", "picture"])
 
         # A public match in play (alice and bob), a private one gathering
         # players (alice's, dave invited), one finished, and a private match
@@ -481,6 +659,10 @@ class FuzzEveryForm(TestCase):
         lobby.join_match(user=cls.erin, match=cls.other, token=cls.other.invite_token)
         cls.other.refresh_from_db()
         cls.other_message = chat.post_message(cls.erin, cls.other, "secret plans")
+        # A replay comment to hide (written straight: the finished match here ended early).
+        cls.replay_comment = ReplayComment.objects.create(
+            match=cls.finished, step=0, user=cls.alice, text="well played"
+        )
         cls.failed = Notification.objects.create(
             user=cls.bob,
             match=cls.active,
@@ -526,6 +708,32 @@ class FuzzEveryForm(TestCase):
         )
         tournament_services.join(user=cls.erin, tournament=cls.running_tournament)
         tournament_services.start(cls.running_tournament.pk, now=start)
+        cls.tournament_message = tournament_chat.post_message(
+            cls.erin, cls.running_tournament, "good luck"
+        )
+        # A season open for sign-up (bob signed up) and one running (alice,
+        # carol, dave, erin in one division).
+        cls.signup_season = Season.objects.create(
+            game_key="nogi",
+            year=2090,
+            quarter=1,
+            signup_opens_at=timezone.now() - timedelta(days=1),
+            starts_at=timezone.now() + timedelta(days=20),
+        )
+        season_services.sign_up(user=cls.bob, season=cls.signup_season)
+        cls.running_season = Season.objects.create(
+            game_key="drako",
+            year=2090,
+            quarter=1,
+            signup_opens_at=timezone.now() - timedelta(days=1),
+            starts_at=timezone.now() + timedelta(days=20),
+        )
+        for user in (cls.alice, cls.carol, cls.dave, cls.erin):
+            season_services.sign_up(user=user, season=cls.running_season)
+        season_services.start(cls.running_season.pk, now=cls.running_season.starts_at)
+        starts = cls.running_season.starts_at
+        for pk in season_services.waiting_divisions(starts, grace=timedelta(0)):
+            season_services.start_division(pk, starts)
         # Quick match: alice's request waits ("seat"), carol's too, and one
         # of alice's was withdrawn.
         day = timedelta(days=1)
@@ -573,9 +781,17 @@ class FuzzEveryForm(TestCase):
             "<email>": "bob@example.com",
         }
 
-    def fill(self, data: dict) -> dict:
+    def fill(self, data: dict, files: bool = False) -> dict:
+        """The example with its placeholders made real: ids and tokens, and,
+        when ``files`` (a multipart body), the uploads."""
         real = self.placeholders()
-        swap = lambda v: real.get(v, v)  # noqa: E731
+        uploads = upload_bytes() if files else {}
+
+        def swap(v):
+            if isinstance(v, str) and v in uploads:
+                return SimpleUploadedFile(*uploads[v])  # a fresh file each time it is sent
+            return real.get(v, v)
+
         return {
             k: [swap(x) for x in v] if isinstance(v, list) else swap(v) for k, v in data.items()
         }
@@ -611,6 +827,8 @@ class FuzzEveryForm(TestCase):
         if args == "chat_message":
             pk = {"here": self.message.pk, "other": self.other_message.pk, "missing": 10**6}[target]
             return reverse(name, args=[pk])
+        if args == "replay_comment":
+            return reverse(name, args=[{"here": self.replay_comment.pk, "missing": 10**6}[target]])
         if args == "report":
             return reverse(name, args=[{"here": self.report.pk, "missing": 10**6}[target]])
         if args == "user":
@@ -679,6 +897,18 @@ class FuzzEveryForm(TestCase):
                 entrant = Entrant.objects.filter(tournament_id=min(pk, 10**6)).first()
                 return reverse(name, args=[entrant.pk if entrant else 10**6])
             return reverse(name, args=[pk])
+        if args in ("season", "season_page"):
+            which, action = target
+            pk = {
+                "signup": self.signup_season.pk,
+                "running": self.running_season.pk,
+                "missing": 10**6,
+                "huge": 2**63,
+            }[which]
+            return reverse(name, args=[pk, action] if args == "season" else [pk])
+        if args == "tournament_message_admin":
+            pk = self.tournament_message.pk if target == "real" else 10**6
+            return reverse(name, args=[pk])
         if args == "quick_request":
             pk = {
                 "mine": self.quick_mine.pk,
@@ -697,7 +927,7 @@ class FuzzEveryForm(TestCase):
 
     def check(self, endpoint: Endpoint, role: str, url: str, data: dict, htmx: bool, body="form"):
         cache.clear()  # every example starts below every rate limit
-        data = self.fill(data)
+        data = self.fill(data, files=body == "form" and endpoint.method == "post")
         before = snapshot()
         sent = len(mail.outbox)
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
@@ -739,6 +969,7 @@ TARGETS = {
     ),
     "chat_message": st.sampled_from(["here", "other", "missing"]),
     "report": st.sampled_from(["here", "missing"]),
+    "replay_comment": st.sampled_from(["here", "missing"]),
     "user": st.sampled_from(["player", "moderator", "staff", "missing"]),
     "resend": st.sampled_from(["failed", "none", "weird"]),
     "invite": st.sampled_from(["gathering", "other", "nul", "garbage", "long"]),
@@ -755,6 +986,12 @@ _TOURNAMENT_ACTIONS = st.sampled_from(["join", "leave", "withdraw", "explode", "
 TARGETS["tournament"] = st.tuples(_TOURNAMENTS, _TOURNAMENT_ACTIONS)
 for _kind in ("tournament_page", "tournament_admin", "entrant_admin"):
     TARGETS[_kind] = st.tuples(_TOURNAMENTS, st.none())
+TARGETS["tournament_message_admin"] = st.sampled_from(["real", "missing"])
+_SEASONS = st.sampled_from(["signup", "running", "missing", "huge"])
+TARGETS["season"] = st.tuples(
+    _SEASONS, st.sampled_from(["sign-up", "leave", "withdraw", "²", "x" * 60])
+)
+TARGETS["season_page"] = st.tuples(_SEASONS, st.none())
 
 
 def _fuzz_test(name: str, endpoint: Endpoint, examples: int = EXAMPLES):
@@ -780,7 +1017,7 @@ def _fuzz_test(name: str, endpoint: Endpoint, examples: int = EXAMPLES):
     @given(
         role=st.sampled_from(endpoint.roles),
         target=target,
-        data=form(endpoint.fields),
+        data=form(endpoint.fields, endpoint.files),
         htmx=st.booleans(),
         body=st.sampled_from(["form", "form", "urlencoded", "json"]),
     )
@@ -850,7 +1087,8 @@ def _allowed_methods(view) -> set[str] | None:
 
 def test_every_post_endpoint_is_fuzzed():
     """A new view that accepts POST must join ENDPOINTS (or NOT_FUZZED, with why)."""
-    covered = set(ENDPOINTS) | set(NOT_FUZZED) | set(admin_page_names())
+    # The API's endpoints take bearer tokens, not sessions: tests/api/test_api_fuzz.py.
+    covered = set(ENDPOINTS) | set(NOT_FUZZED) | set(admin_page_names()) | API_FUZZED
     missing = []
     for name, view in _all_patterns():
         methods = _allowed_methods(view)
@@ -862,6 +1100,7 @@ def test_every_post_endpoint_is_fuzzed():
             "auth",
             "sites",
             "account",
+            "oauth2",  # django-oauth-toolkit's models: admin:oauth2_provider_…
         ):
             continue  # NOT_FUZZED["admin:<django and allauth models>"]
         missing.append(name)
@@ -886,3 +1125,105 @@ def test_the_coverage_check_reads_what_a_view_allows():
     assert _allowed_methods(require_POST(lambda request: None)) == {"POST"}
     assert _allowed_methods(require_GET(lambda request: None)) == {"GET"}
     assert _allowed_methods(lambda request: None) is None  # undecorated: takes any method
+
+
+# -- The event stream (a token, not a session; long-lived) ---------------------------------
+
+
+def _stream_tokens(make_user) -> dict[str, str]:
+    from accounts import bots
+    from api import tokens
+    from api.models import ApiToken
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.join_match(user=bob, match=match)
+    robot = make_user("robot")
+    bots.become_bot(robot)
+    made = {}
+    for name, user, scopes in (
+        ("reader", alice, ["match:read", "challenge:read"]),
+        ("challenges", bob, ["challenge:read"]),
+        ("no scope", alice, ["tournament:write", "match:play"]),
+        ("revoked", alice, ["match:read"]),
+        ("expired", bob, ["match:read"]),
+        ("bot", robot, ["bot:play", "match:read"]),
+    ):
+        token, raw = tokens.make_token(user, name, scopes)
+        if name == "revoked":
+            tokens.revoke_token(user, token.pk)
+        if name == "expired":
+            ApiToken.objects.filter(pk=token.pk).update(expires_at="2000-01-01T00:00Z")
+        made[name] = raw
+    made["garbage"] = "smk_" + "x" * 43
+    return made
+
+
+def _stream_request(client, raw, data, where):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {raw}"} if raw else {}
+    query = {k: v for k, v in data.items() if k != "Last-Event-ID"}
+    resume = data.get("Last-Event-ID")
+    if resume is not None and where != "query":
+        headers["HTTP_LAST_EVENT_ID"] = resume[0] if isinstance(resume, list) else resume
+    return client.get(reverse("api_stream"), query, **headers)
+
+
+def _json_refusal(response, where):
+    assert response.status_code < 500, where
+    if response.status_code >= 400:
+        assert response["Content-Type"].startswith("application/json"), where
+        assert response.json()["error"]["code"], where
+        return True
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_stream_is_fuzzed(make_user, settings):
+    """``GET /api/v1/stream`` with every kind of token (wrong scopes, revoked,
+    expired, a bot account's, none, a session instead), forged ``since``,
+    ``after`` and ``Last-Event-ID`` values, a second stream on the same
+    token, and other methods: a 4xx JSON error or a stream read to its end,
+    never a 500."""
+    raws = _stream_tokens(make_user)
+    session = Client()
+    session.force_login(apps.get_model("auth", "User").objects.get(username="alice"))
+    endpoint = TOKEN_ENDPOINTS["api_stream"]
+
+    @hypothesis_settings(
+        max_examples=STREAM_EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(
+        kind=st.sampled_from(STREAM_TOKENS),
+        data=form(endpoint.fields),
+        where=st.sampled_from(["query", "header"]),
+        second=st.booleans(),
+        method=st.sampled_from(["get", "get", "get", "post", "put", "delete"]),
+    )
+    def example(kind, data, where, second, method):
+        cache.clear()  # below every rate limit, and no stream's mark left
+        client = session if kind == "session only" else Client()
+        raw = raws.get(kind)
+        where_ = (kind, data, where, second, method)
+        if method != "get":
+            response = getattr(client, method)(reverse("api_stream"), data)
+            assert _json_refusal(response, where_) and response.status_code == 405, where_
+            return
+        first = None
+        if second and raw:
+            first = client.get(reverse("api_stream"), HTTP_AUTHORIZATION=f"Bearer {raw}")
+        try:
+            response = _stream_request(client, raw, data, where)
+            if _json_refusal(response, where_):
+                return
+            assert kind in ("reader", "challenges", "bot") and first is None, where_
+            drain(response)
+        finally:
+            if first is not None and first.status_code == 200:
+                drain(first)
+
+    with streams_end_at_once(settings):
+        example()

@@ -268,6 +268,8 @@ def test_the_answer_reads_no_more_queries_than_the_whole_panel(make_user, chatte
         assert bool(_kept_parts(answer)) == (kind == "kept")
         counts[kind] = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert len(counts["kept"]) == len(counts["whole"]) - (1 if chatted else 0), counts
-    # The user, the locked read, the "your turn" row, the match's UPDATE, the move's INSERT.
-    assert len(counts["kept"]) == 5, counts["kept"]
+    # The user, the locked read, the "your turn" row, the stream's rows of the
+    # move (one INSERT, ``api.events``), the match's UPDATE, the move's INSERT.
+    assert len(counts["kept"]) == 6, counts["kept"]
+    assert sum('INSERT INTO "streams_event"' in sql for sql in counts["kept"]) == 1
     assert not any('"games_chatmessage"' in sql for sql in counts["kept"])

@@ -20,6 +20,7 @@ import re
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
+from unittest import mock
 
 import allauth
 import pytest
@@ -30,7 +31,7 @@ from django.test import Client
 from games.engine import registry
 from games.lobby import invitations
 from games.lobby import services as lobby
-from games.play import safety, services
+from games.play import reliability, safety, services
 from ladders import services as ladders
 from tests.conformance.kit import bot_choice
 from tests.web.test_i18n import CATALOGUES, parse_po, po_path
@@ -128,7 +129,15 @@ def logged_in(user, browser_language="en") -> Client:
 
 
 def pages_of_a_player(language: str):
-    """(client, path) of every page a player reaches, and the names on them."""
+    """(client, path) of every page a player reaches, and the names on them.
+
+    One player sits at a match of every kind, more at once than a newcomer's
+    cap allows (``games.play.reliability``): the cap is lifted meanwhile."""
+    with mock.patch.object(reliability, "BASE_LIMIT", reliability.MAX_LIMIT):
+        return _pages_of_a_player(language)
+
+
+def _pages_of_a_player(language: str):
     me, other = player(f"gracz{language}", language), player(f"hrac{language}", language)
     mine, theirs = logged_in(me), logged_in(other)
     pages = [
@@ -229,6 +238,11 @@ def pages_of_a_player(language: str):
     for path in ("/quick-match/", "/quick-match/?game=drakon", "/quick-match/?game=any", "/"):
         visits.append((mine, path))
     visits += [(mine, "/notifications/"), (mine, f"/players/{me.username}/")]
+    # The notification settings, and what was sent (with a mention among it).
+    from games.play import chat
+
+    chat.post_message(other, played, f"@{me.username} gg")
+    visits += [(mine, "/profile/notifications/"), (mine, "/notifications/sent/")]
     return visits, {me.username, other.username}
 
 

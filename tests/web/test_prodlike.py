@@ -70,6 +70,7 @@ def prodlike(tmp_path):
         PRODLIKE_DIR=str(tmp_path / "prodlike"),
         PRODLIKE_PORT=str(port),
         PRODLIKE_WEB_PORT=str(_free_port()),
+        PRODLIKE_LIVE_PORT=str(_free_port()),
         PRODLIKE_PGBOUNCER_PORT=str(_free_port()),
         PRODLIKE_CADDY_ADMIN=f"localhost:{_free_port()}",
         PRODLIKE_DB=f"{database.path.lstrip('/')}_prodlike",
@@ -129,12 +130,20 @@ def test_prodlike_serves_through_the_proxy_and_stops_cleanly(prodlike):
     import gzip
 
     page = gzip.decompress(body).decode()
-    css = re.search(r'href="(/static/css/smoki\.[0-9a-f]{12}\.css)"', page).group(1)
+    # The style sheet is inline; the page's own script is a static file.
+    script = re.search(r'src="(/static/js/smoki\.[0-9a-f]{12}\.js)"', page).group(1)
     # Static files from disk by Caddy, the Brotli copy collectstatic wrote.
-    response, body = _get(port, css, **{"Accept-Encoding": "br, gzip"})
+    response, body = _get(port, script, **{"Accept-Encoding": "br, gzip"})
     assert response.status == 200
     assert response.getheader("Content-Encoding") == "br"
     assert "immutable" in response.getheader("Cache-Control")
+    # The live event streams, through Caddy to uvicorn (an unknown match: 404).
+    response, body = _get(port, "/m/999999/events", Accept="text/event-stream")
+    assert response.status == 404
+    assert "uvicorn" in response.getheader("Server")
+    response, body = _get(int(env["PRODLIKE_LIVE_PORT"]), "/healthz")
+    assert (response.status, body) == (200, b"ok")
+    assert "uvicorn" not in (_get(port, "/healthz")[0].getheader("Server") or "")
     # Every worker answers and consumes its queue.
     host = socket.gethostname()
     check = subprocess.run(

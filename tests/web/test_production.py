@@ -18,8 +18,12 @@ from pathlib import Path
 import pytest
 from django.core.management.utils import get_random_secret_key
 
+from games.correspondence.push import new_vapid_keys
+from games.templatetags.critical import without_comments
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 GOOD_KEY = secrets.token_urlsafe(50)
+VAPID = new_vapid_keys()
 
 
 def readme_production_env() -> dict[str, str]:
@@ -29,6 +33,9 @@ def readme_production_env() -> dict[str, str]:
     values = dict(line.split("=", 1) for line in block.splitlines() if line.strip())
     assert values["SECRET_KEY"].startswith("<")  # a placeholder: each deployment has its own
     values["SECRET_KEY"] = GOOD_KEY
+    assert values["SMOKI_VAPID_PRIVATE_KEY"].startswith("<")  # the same: its own pair
+    values["SMOKI_VAPID_PRIVATE_KEY"] = VAPID["private"]
+    values["SMOKI_VAPID_PUBLIC_KEY"] = VAPID["public"]
     return values
 
 
@@ -213,9 +220,15 @@ def test_static_files_are_served_hashed_and_compressed_with_debug_off(gunicorn_p
     response, body = _get(port, "/accounts/login/", **https)
     assert response.status == 200
     page = body.decode()
-    css = re.search(r'href="(/static/css/smoki\.[0-9a-f]{12}\.css)"', page).group(1)
+    script = re.search(r'src="(/static/js/smoki\.[0-9a-f]{12}\.js)"', page).group(1)
     htmx = re.search(r'src="(/static/django_htmx/htmx[^"]*\.[0-9a-f]{12}\.js)"', page).group(1)
-    for path in (css, htmx):
+    # The style sheet travels inside the page, under the CSP nonce of the answer.
+    nonce = re.search(
+        r"style-src 'self' 'nonce-([^']+)'", response.getheader("Content-Security-Policy")
+    )
+    css = without_comments(next((static_root / "css").glob("smoki.*.css")).read_text())
+    assert f'<style nonce="{nonce.group(1)}">{css}</style>' in page
+    for path in (script, htmx):
         response, body = _get(port, path, **https, **{"Accept-Encoding": "gzip"})
         assert response.status == 200, path
         assert response.getheader("Content-Encoding") == "gzip"

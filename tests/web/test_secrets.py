@@ -48,6 +48,7 @@ def pages_for(client, match):
         # The competitions' lists; a tournament's and a ladder's own pages are
         # checked for every game in tests/conformance/test_secrets.py.
         reverse("tournament_list"),
+        reverse("season_list"),
         reverse("ladder_list"),
         # Quick match: the page lists a player's seated requests with their match.
         reverse("quick_match"),

@@ -20,15 +20,26 @@ from __future__ import annotations
 from typing import Any
 
 from games.catalog.drako import components as C
-from games.catalog.drako.rules import GAME, NEIGHBOURS, between, distance, ray
+from games.catalog.drako.rules import (
+    BETWEEN,
+    DISTANCES,
+    GAME,
+    NEIGHBOURS,
+    RAYS,
+    between,
+    distance,
+    ray,
+)
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
-#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS): Drako's rollouts: about 14 a second of one core,
-#: so at most 12 a move keeps a search inside one second (docs/bots.md).
-SEARCH = {"max_iterations": 12}
+#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS). Drako's rollouts ran
+#: at about 14 a second of one core when the cap was 12; since the schema copy and
+#: the heuristic's per-decision memo (docs/performance.md) they run about three
+#: times as fast as at 12, so 36 a move take the time 12 took (docs/bots.md).
+SEARCH = {"max_iterations": 36}
 
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
@@ -39,18 +50,33 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
         return rng.choice(legal)
     if level != "heuristic":
         raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
-    view = GAME.view(state, seat)
-    score = _dragon_score if view["my_side"] == C.DRAGON else _dwarves_score
-    scores = [score(view, action) for action in legal]
+    scores = _scores(GAME.view(state, seat), legal)
     best = max(scores)
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
 
 
 def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
     """The heuristic's score of each legal action (the strong level searches the best)."""
-    view = GAME.view(state, seat)
+    return _scores(GAME.view(state, seat), legal)
+
+
+def _scores(view: dict[str, Any], legal: list[Action]) -> list[float]:
+    """Every legal action's score, from the view. What every action's score reads of
+    the position (the living dwarves, the weakest, the present formation or
+    spot) is worked out once per decision, not once per action: the strong
+    level's rollouts score every legal action of every move."""
+    memo: dict[str, Any] = {}
     score = _dragon_score if view["my_side"] == C.DRAGON else _dwarves_score
-    return [score(view, action) for action in legal]
+    return [score(view, action, memo) for action in legal]
+
+
+def _once(memo: dict[str, Any] | None, name: str, compute):
+    """``compute()``, kept in ``memo`` under ``name`` for the rest of one decision."""
+    if memo is None:
+        return compute()
+    if name not in memo:
+        memo[name] = compute()
+    return memo[name]
 
 
 # Shared helpers on the view -----------------------------------------------------------------
@@ -86,12 +112,12 @@ def _card_value(side: str, card: int) -> float:
     return value
 
 
-def _in_crossbow_line(view: dict[str, Any], at: str) -> bool:
-    dwarves = _living(view)
+def _in_crossbow_line(view: dict[str, Any], at: str, dwarves: dict[str, str] | None = None) -> bool:
+    dwarves = _living(view) if dwarves is None else dwarves
     xbow = dwarves.get(C.XBOW)
     if xbow is None:
         return False
-    line = between(xbow, at)
+    line = BETWEEN[xbow, at] if (xbow, at) in BETWEEN else between(xbow, at)
     if line is None:
         return False
     others = {h for d, h in dwarves.items() if d != C.XBOW}
@@ -106,23 +132,59 @@ def _weakest(view: dict[str, Any]) -> str | None:
     return min(dwarves, key=lambda d: (_left(view, d), d)) if dwarves else None
 
 
-def _spot_value(view: dict[str, Any], at: str) -> float:
+def _spot_value(view: dict[str, Any], at: str, memo: dict[str, Any] | None = None) -> float:
     """Where the dragon likes to stand: next to the weakest dwarf, out of crossbow lines,
     not surrounded."""
-    dwarves = _living(view)
+    dwarves = _once(memo, "living", lambda: _living(view))
+    occupied = _once(memo, "occupied", lambda: set(dwarves.values()))
     near = [d for d, h in dwarves.items() if h in NEIGHBOURS[at]]
-    value = -12.0 if _in_crossbow_line(view, at) else 0.0
+    value = -12.0 if _in_crossbow_line(view, at, dwarves) else 0.0
     value -= 4.0 * max(0, len(near) - 1)
-    weakest = _weakest(view)
+    weakest = _once(memo, "weakest", lambda: _weakest(view))
     if weakest is not None:
-        value -= 2.0 * distance(at, dwarves[weakest])
+        value -= 2.0 * _distance(at, dwarves[weakest])
         if weakest in near:
             value += 6.0
-    value += 1.5 * sum(1 for d in range(6) if any(h in dwarves.values() for h in ray(at, d)))
+    value += 1.5 * len(_lines_occupied(at, occupied))
     return value
 
 
-def _dragon_score(view: dict[str, Any], action: Action) -> float:
+#: For a hex and another on one of its six lines: that line's direction (the board is
+#: small and fixed; the rollouts ask "which line is this dwarf on" thousands of times).
+_LINE_OF: dict[str, dict[str, int]] = {
+    start: {h: direction for direction in range(6) for h in RAYS[start, direction]}
+    for start in C.HEXES
+}
+
+
+def _lines_occupied(at: str, occupied: set[str]) -> dict[int, int]:
+    """How many of the ``occupied`` hexes lie on each of ``at``'s lines, by direction."""
+    lines = _LINE_OF.get(at)
+    if lines is None:  # not a hex of the board: walk the rays
+        found = {d: sum(1 for h in _ray(at, d) if h in occupied) for d in range(6)}
+        return {d: n for d, n in found.items() if n}
+    counts: dict[int, int] = {}
+    for h in occupied:
+        direction = lines.get(h)
+        if direction is not None:
+            counts[direction] = counts.get(direction, 0) + 1
+    return counts
+
+
+def _distance(a: str, b: str) -> int:
+    found = DISTANCES.get((a, b))
+    return distance(a, b) if found is None else found
+
+
+def _ray(start: str, direction: int) -> tuple[str, ...]:
+    """``rules.ray`` without the copy (the bot only reads it)."""
+    found = RAYS.get((start, direction))
+    return tuple(ray(start, direction)) if found is None else found
+
+
+def _dragon_score(
+    view: dict[str, Any], action: Action, memo: dict[str, Any] | None = None
+) -> float:
     kind = action["type"]
     me = view["dragon"]
     hand = view["me"]["hand"]
@@ -151,16 +213,19 @@ def _dragon_score(view: dict[str, Any], action: Action) -> float:
     if code == C.BITE:
         dwarf = action["dwarf"]
         kill = 20.0 if strength >= _left(view, dwarf) else 0.0
-        return 8.0 + 4.0 * strength + kill + (3.0 if dwarf == _weakest(view) else 0.0)
+        weakest = _once(memo, "weakest", lambda: _weakest(view))
+        return 8.0 + 4.0 * strength + kill + (3.0 if dwarf == weakest else 0.0)
     if code == C.FIRE:
-        dwarves = _living(view)
-        targets = [d for d, h in dwarves.items() if h in ray(me["at"], action["dir"])]
+        dwarves = _once(memo, "living", lambda: _living(view))
+        line = _ray(me["at"], action["dir"])
+        targets = [d for d, h in dwarves.items() if h in line]
         if not targets:
             return -8.0
         kills = sum(20.0 for d in targets if strength >= _left(view, d))
         return 7.0 + 4.0 * strength * len(targets) + kills
     if code in (C.DMOVE, C.FLY):
-        gain = _spot_value(view, action["to"]) - _spot_value(view, me["at"])
+        here = _once(memo, "spot", lambda: _spot_value(view, me["at"], memo))
+        gain = _spot_value(view, action["to"], memo) - here
         return gain - (2.0 if code == C.FLY else 0.0) - (3.0 if action["to"] == me["at"] else 0.0)
     return 0.0
 
@@ -171,23 +236,26 @@ def _dragon_score(view: dict[str, Any], action: Action) -> float:
 def _formation(view: dict[str, Any], dwarves: dict[str, str]) -> float:
     """Surround the dragon: close in, the crossbow in a clear line, not lined up for fire."""
     dragon = view["dragon"]["at"]
-    value = -3.0 * sum(distance(h, dragon) for h in dwarves.values())
+    occupied = set(dwarves.values())
+    value = -3.0 * sum(_distance(h, dragon) for h in dwarves.values())
     xbow = dwarves.get(C.XBOW)
     if xbow is not None:
-        line = between(xbow, dragon)
-        if line is not None and not any(h in dwarves.values() for h in line):
+        line = BETWEEN[xbow, dragon] if (xbow, dragon) in BETWEEN else between(xbow, dragon)
+        if line is not None and occupied.isdisjoint(line):
             value += 5.0
-    for direction in range(6):
-        hit = sum(1 for h in ray(dragon, direction) if h in dwarves.values())
+    # Every term is a whole number, so the sum does not depend on the lines' order.
+    for hit in _lines_occupied(dragon, occupied).values():
         if hit > 1:
             value -= 2.0 * (hit - 1)
     return value
 
 
-def _dwarves_score(view: dict[str, Any], action: Action) -> float:
+def _dwarves_score(
+    view: dict[str, Any], action: Action, memo: dict[str, Any] | None = None
+) -> float:
     kind = action["type"]
     hand = view["me"]["hand"]
-    dwarves = _living(view)
+    dwarves = _once(memo, "living", lambda: _living(view))
     if kind == "keep":
         return 1.0
     if kind == "exchange":
@@ -231,7 +299,7 @@ def _dwarves_score(view: dict[str, Any], action: Action) -> float:
             return 0.0
         moved = dict(dwarves)
         moved[action["dwarf"]] = action["to"]
-        return _formation(view, moved) - _formation(view, dwarves)
+        return _formation(view, moved) - _once(memo, "formation", lambda: _formation(view, dwarves))
     if kind != "play":
         return 0.0
     code = C.symbol_code(action["symbol"])
@@ -247,7 +315,8 @@ def _dwarves_score(view: dict[str, Any], action: Action) -> float:
     if code == C.MOVE1:
         moved = dict(dwarves)
         moved[action["dwarf"]] = action["to"]
-        return _formation(view, moved) - _formation(view, dwarves) - 1.0
+        here = _once(memo, "formation", lambda: _formation(view, dwarves))
+        return _formation(view, moved) - here - 1.0
     if code == C.MOVE2:
         return 4.0 * strength
     return 0.0

@@ -14,6 +14,8 @@ actions (JSON keys must be strings); players read them by their printed names
 
 from __future__ import annotations
 
+from functools import cache
+
 # The board (B1) ---------------------------------------------------------------------------
 
 RADIUS = 2
@@ -111,11 +113,15 @@ SYMBOLS = {
 NEEDS_TRACK = {DMOVE: MOVE_TRACK, FLY: FLY_TRACK, FIRE: FIRE_TRACK}
 
 
+@cache
 def symbol_code(symbol: str) -> str:
+    """``"ATK1:2"`` → ``"ATK1"`` (kept: the symbols are few and read on every move)."""
     return symbol.split(":")[0]
 
 
+@cache
 def symbol_value(symbol: str) -> int:
+    """``"ATK1:2"`` → 2, ``"DEF"`` → 0."""
     code, _sep, value = symbol.partition(":")
     return int(value) if value else 0
 

@@ -123,6 +123,10 @@ def between(a: str, b: str) -> list[str] | None:
     return None if found is None else list(found)
 
 
+#: Each hex's place in the board's canonical order (``C.HEXES``).
+HEX_ORDER: dict[str, int] = {key: index for index, key in enumerate(C.HEXES)}
+
+
 def reachable(start: str, steps: int, blocked: set[str]) -> list[str]:
     """Hexes reachable in at most ``steps`` single steps, never through or onto ``blocked``.
 
@@ -138,7 +142,7 @@ def reachable(start: str, steps: int, blocked: set[str]) -> list[str]:
             if nxt not in seen and nxt not in blocked:
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
-    return sorted(seen, key=C.HEXES.index)
+    return sorted(seen, key=HEX_ORDER.__getitem__)
 
 
 # Small state helpers ------------------------------------------------------------------------
@@ -150,6 +154,48 @@ def _clone(value: Any) -> Any:
     if isinstance(value, list):
         return [_clone(item) for item in value]
     return value
+
+
+def _flat_dict(value: Any) -> Any:
+    return dict(value) if value is not None else None
+
+
+def _dict_of_dicts(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {key: dict(item) for key, item in value.items()}
+
+
+def _dict_of_lists(value: dict[str, list[int]]) -> dict[str, list[int]]:
+    return {key: list(item) for key, item in value.items()}
+
+
+#: How each state key is copied, by its shape in the schema (docs/rules/drako.md):
+#: flat dicts of scalars, the dwarves' records, the sides' card lists. Keys not
+#: listed (the pending decision, any key a later schema adds) get the generic
+#: deep copy; scalars are shared.
+_COPIERS = {
+    "options": _flat_dict,
+    "dragon": _flat_dict,
+    "dwarves": _dict_of_dicts,
+    "hands": _dict_of_lists,
+    "piles": _dict_of_lists,
+    "out": _dict_of_lists,
+    "exchanged": _flat_dict,
+    "turn": _flat_dict,
+}
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of a Drako state, shaped by its schema: the same result as the
+    generic ``_clone``, about four times faster (every move of every rollout of
+    the strong bot copies the state)."""
+    new = {}
+    for key, value in state.items():
+        if type(value) in (str, int, bool, float) or value is None:
+            new[key] = value
+        else:
+            copier = _COPIERS.get(key)
+            new[key] = copier(value) if copier is not None else _clone(value)
+    return new
 
 
 def other_side(side: str) -> str:
@@ -447,7 +493,7 @@ class DrakoGame(Game):
     def sample_secrets(self, state: State, seat: int, rng: Any) -> State:
         """Deal the other side's hand and pile anew from its sorted cards (a side
         asked to defend holds a defence card), new PRNG."""
-        new = _clone(state)
+        new = copy_state(state)
         mine = side_of(state, seat)
         for side in C.SIDES:
             if side == mine:
@@ -478,7 +524,7 @@ class DrakoGame(Game):
         return IllegalAction(message, **params)
 
     def copy_state(self, state: State) -> State:
-        return _clone(state)
+        return copy_state(state)
 
     def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []

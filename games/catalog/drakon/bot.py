@@ -1,8 +1,10 @@
 """A simple Drakon bot: plays for timed-out seats and for bot seats.
 
-It reads only the game's ``view(state, seat)`` and ``legal_actions(state,
-seat)`` (the game of the state's edition), never the raw state, so it cannot cheat: it does not know the pile,
-the hoard's values, other hands or other players' coin values.
+It reads only the game's ``view(state, seat)`` (or the part of it it reads
+with the lair's index of the rooms, ``rules.view.sight_view``, built faster)
+and ``legal_actions(state, seat)`` (the game of the state's edition), never
+the raw state, so it cannot cheat: it does not know the pile, the hoard's
+values, other hands or other players' coin values.
 
 Levels:
 
@@ -21,15 +23,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.catalog.drakon.rules import BITS, GAMES_BY_EDITION, STEPS, xy
+from games.catalog.drakon.rules import BITS, GAMES_BY_EDITION, STEPS, key_of, xy
+from games.catalog.drakon.rules.view import sight_view
 from games.engine.base import Action, State
 from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
 
-#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS): Drakon's rollouts: about 30 a second of one core (57 for the first edition),
-#: so at most 24 a move keeps a search inside one second (docs/bots.md).
+#: The strong level's search (games.engine.bots.SEARCH_DEFAULTS): Drakon's rollouts were about 30 a
+#: second of one core (57 for the first edition), so at most 24 a move kept a search inside one
+#: second (docs/bots.md); since the faster rules they are about 2.4 times as fast (2.3 for the first
+#: edition, docs/performance.md), and the budget is unchanged.
 SEARCH = {"max_iterations": 24}
+
+#: The computer review's caps (games.engine.review.REVIEW_DEFAULTS): a review of a
+#: 100-decision match keeps to a minute of one core only with about 17 rollouts a
+#: decision here, so the search spreads 8 over the contenders, the choice made and
+#: the preferred one are judged on 6 deals, a roll or draw on 4 (docs/bots.md, "Reviews").
+REVIEW = {"max_iterations": 8, "max_samples": 6, "luck_samples": 4}
 
 #: What entering a room is worth to a hero, before the situational adjustments below.
 ROOM_WORTH: dict[str, float] = {
@@ -101,27 +112,46 @@ def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Actio
         return rng.choice(legal)
     if level != "heuristic":
         raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
-    sight = Sight(game.view(state, seat))
-    scores = [sight.score(action) for action in legal]
+    scores = sight_of(game, state, seat).scores(legal)
     best = max(scores)
     return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
 
 
 def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
     """The heuristic's score of each legal action (the strong level searches the best)."""
-    sight = Sight(GAMES_BY_EDITION[state["edition"]].view(state, seat))
-    return [sight.score(action) for action in legal]
+    game = GAMES_BY_EDITION[state["edition"]]
+    return sight_of(game, state, seat).scores(legal)
+
+
+def sight_of(game, state: State, seat: int) -> Sight:
+    """The ``Sight`` of ``seat``: its view without the list of rooms, and the rooms
+    from the lair's index (``rules.view.sight_view``), the same knowledge as
+    ``Sight(game.view(state, seat))`` without a dictionary per room at every
+    decision of every rollout (``tests/catalog/drakon/test_drakon_bot.py``
+    compares the two)."""
+    view, lair = sight_view(game, state, seat)
+    return Sight(view, lair.kind, lair.mask)
 
 
 class Sight:
     """What the bot knows, indexed for scoring: built from one view."""
 
-    def __init__(self, view: Mapping[str, Any]):
+    def __init__(
+        self,
+        view: Mapping[str, Any],
+        kind: Mapping[tuple[int, int], str] | None = None,
+        mask: Mapping[tuple[int, int], int] | None = None,
+    ):
+        """From a whole view, or from a view without its rooms and the rooms' kinds
+        and arrows by cell (``sight_of``; read only, shared with the rules' lair)."""
         self.view = view
         self.me = view["me"]["seat"]
-        self.rooms: dict[tuple[int, int], tuple[str, int]] = {
-            (room["x"], room["y"]): (room["room"], _mask(room["arrows"])) for room in view["board"]
-        }
+        if kind is None or mask is None:
+            kind = {(room["x"], room["y"]): room["room"] for room in view["board"]}
+            mask = {(room["x"], room["y"]): _mask(room["arrows"]) for room in view["board"]}
+        #: Cell -> room kind, and cell -> arrows, of every room in play.
+        self.kind = kind
+        self.mask = mask
         self.heroes = [xy(hero["at"]) for hero in view["heroes"]]
         self.pools = [hero["pool"] for hero in view["heroes"]]
         self.drakon = xy(view["drakon"]) if view["drakon"] else None
@@ -147,11 +177,11 @@ class Sight:
 
     def pointed_cells(self, pos: tuple[int, int]) -> list[tuple[int, int]]:
         """Cells the room at ``pos`` points at (where its hero could go or a room could go)."""
-        room = self.rooms.get(pos)
-        if room is None:
+        arrows = self.mask.get(pos)
+        if arrows is None:
             return []
         x, y = pos
-        return [(x + dx, y + dy) for bit, dx, dy in STEPS if room[1] & bit]
+        return [(x + dx, y + dy) for bit, dx, dy in STEPS if arrows & bit]
 
     # Values -----------------------------------------------------------------------------------
 
@@ -185,13 +215,13 @@ class Sight:
         return value
 
     def value_at(self, seat: int, cell: tuple[int, int]) -> float:
-        room = self.rooms.get(cell)
-        return 0.0 if room is None else self.room_value(seat, room[0], cell)
+        room = self.kind.get(cell)
+        return 0.0 if room is None else self.room_value(seat, room, cell)
 
     def move_value(self, seat: int, cell: tuple[int, int]) -> float:
         """Entering ``cell`` plus a glance at where its arrows lead next."""
         value = self.value_at(seat, cell)
-        onward = [self.value_at(seat, nxt) for nxt in self.pointed_cells(cell) if nxt in self.rooms]
+        onward = [self.value_at(seat, nxt) for nxt in self.pointed_cells(cell) if nxt in self.kind]
         return value + LOOKAHEAD * max(onward, default=-1.0)
 
     def place_value(self, room: str, cell: tuple[int, int]) -> float:
@@ -218,6 +248,34 @@ class Sight:
         return value
 
     # Scoring ----------------------------------------------------------------------------------
+
+    def scores(self, legal: list[Action]) -> list[float]:
+        """``score`` of every action. A placement's score depends on the room and the
+        cell only, and is ``PLACE_BASE`` at a cell no hero's arrows point at: those
+        are answered at once, the others scored once per room and cell."""
+        out = []
+        reached = self.reached_keys()
+        placed: dict[tuple[str, str], float] = {}
+        hand = self.hand
+        for action in legal:
+            if action["type"] == "place":
+                at = action["at"]
+                if at not in reached:
+                    out.append(PLACE_BASE)
+                    continue
+                room = hand[action["tile"]]["room"]
+                value = placed.get((room, at))
+                if value is None:
+                    value = placed[room, at] = self.place_value(room, xy(at))
+                out.append(value)
+            else:
+                out.append(self.score(action))
+        return out
+
+    def reached_keys(self) -> frozenset[str]:
+        """The keys of the cells our hero's or an enemy's room points at (where a
+        placement's score is more than ``PLACE_BASE``)."""
+        return frozenset(key_of(cell) for cell in (*self.reach_me, *self.reach_enemies))
 
     def score(self, action: Action) -> float:
         handler = getattr(self, "score_" + action["type"], None)
@@ -259,7 +317,7 @@ class Sight:
         goal = self.view["goal"]
         if goal["escape_gold"] is not None and self.view["me"]["gold"] >= goal["escape_gold"]:
             return WIN
-        stuck = not any(cell in self.rooms for cell in self.reach_me)
+        stuck = not any(cell in self.kind for cell in self.reach_me)
         return 0.5 if stuck else -0.5
 
     def score_skip(self, action: Action) -> float:
@@ -274,7 +332,7 @@ class Sight:
 
     def score_destroy(self, action: Action) -> float:
         cell = xy(action["at"])
-        room = self.rooms[cell][0]
+        room = self.kind[cell]
         worth = ROOM_WORTH.get(room, 0.0)
         value = ENEMY_REACH * self.reach_enemies.get(cell, 0) * worth
         if cell in self.reach_me:
@@ -294,13 +352,12 @@ class Sight:
         cell = xy(action["at"])
         if cell != self.heroes[self.me]:
             return 0.0
-        room, mask = self.rooms[cell]
-        turned = mask
+        turned = self.mask[cell]
         for _ in range(action["turns"]):
             turned = ((turned << 1) | (turned >> 3)) & 15
         x, y = cell
         targets = [(x + dx, y + dy) for bit, dx, dy in STEPS if turned & bit]
-        return max((self.value_at(self.me, t) for t in targets if t in self.rooms), default=-1.0)
+        return max((self.value_at(self.me, t) for t in targets if t in self.kind), default=-1.0)
 
     def score_steal_tile(self, action: Action) -> float:
         return self.view["hands"][action["from"]]

@@ -11,6 +11,7 @@ other goals or the deck: only ``view`` and ``legal_actions``.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from games.catalog.seven_dragons import components as C
@@ -92,8 +93,31 @@ def _nodes(board: dict, silver: str) -> dict[str, set[tuple[int, int]]]:
 
 def _largest_groups(board: dict, silver: str) -> dict[str, int]:
     """Each colour's largest connected group in cards (wild counts), as the rules'
-    ``group_sizes`` counts it, for every colour in one pass over the board."""
-    return {colour: largest_cover(own) for colour, own in _nodes(board, silver).items()}
+    ``group_sizes`` counts it, for every colour in one pass over the board.
+
+    Kept for the last few thousand boards: the strong bot's samples of one
+    position share its board, so the same boards are scored again and again."""
+    return dict(_largest_groups_of(_board_key(board), silver))
+
+
+def _board_key(board: dict) -> frozenset:
+    """A board (cell -> [card, rotation]) as a hashable value."""
+    return frozenset((key, card, rot) for key, (card, rot) in board.items())
+
+
+@lru_cache(maxsize=4096)
+def _largest_groups_of(cards: frozenset, silver: str) -> tuple[tuple[str, int], ...]:
+    board = {key: (card, rot) for key, card, rot in cards}
+    return tuple((colour, largest_cover(own)) for colour, own in _nodes(board, silver).items())
+
+
+@lru_cache(maxsize=128)
+def _groups_of(cards: frozenset, silver: str) -> _Groups:
+    """The ``_Groups`` of a board, kept (read only once built) for the same reason.
+    Fewer are kept: each holds every colour's groups and its answers per
+    placement (tens of kilobytes), and a search meets a few tens of boards
+    again (the candidates' and the replies')."""
+    return _Groups({key: (card, rot) for key, card, rot in cards}, silver)
 
 
 class _Groups:
@@ -123,9 +147,19 @@ class _Groups:
             self.group_of[colour] = index
             self.cells[colour] = cells
             self.largest[colour] = max((len(c) for c in cells), default=0)
+        #: with_card's answers, by (cell, card, rotation): a kept board meets the
+        #: same placements again in the next sample.
+        self.after: dict[tuple, dict[str, int]] = {}
 
     def with_card(self, cell: tuple[int, int], card: str, rot: int) -> dict[str, int]:
-        """Each colour's largest group once ``card`` is laid at the empty ``cell``."""
+        """Each colour's largest group once ``card`` is laid at the empty ``cell``
+        (the caller must not change the dict: it is kept)."""
+        found = self.after.get((cell, card, rot))
+        if found is None:
+            found = self.after[cell, card, rot] = self._with_card(cell, card, rot)
+        return found
+
+    def _with_card(self, cell: tuple[int, int], card: str, rot: int) -> dict[str, int]:
         x, y = cell
         laid = [_resolve(printed, self.silver) for printed in C.quadrants(card, rot)]
         largest = dict(self.largest)
@@ -212,7 +246,7 @@ def _scorer(view: dict[str, Any]):
 
     def placed(card: str, cell: str, rot: int) -> float:
         if not kept:
-            kept["groups"] = _Groups(board, silver)
+            kept["groups"] = _groups_of(_board_key(board), silver)
             kept["grid"] = _grid(board, silver)
         where = parse_cell(cell)
         worth = _value(kept["groups"].with_card(where, card, rot), goal)

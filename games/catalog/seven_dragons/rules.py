@@ -206,34 +206,43 @@ def group_sizes(grid: dict, colour: str) -> list[int]:
 
 def largest_groups(grid: dict) -> dict[str, int]:
     """Each colour's largest group in cards (wild counts), as ``group_sizes`` counts it,
-    for every colour in one pass over the grid (views, trails and bots ask often)."""
+    for every colour in one pass over the grid (views, trails and bots ask often).
+
+    Kept for the last few thousand grids: the strong bot's samples of one
+    position share its board, and every placement's trail asks for the board
+    before and after it, so most grids come again."""
+    return dict(_largest_groups_of(frozenset(grid.items())))
+
+
+@lru_cache(maxsize=4096)
+def _largest_groups_of(cells: frozenset) -> tuple[tuple[str, int], ...]:
+    """``largest_groups`` of the grid whose (cell, resolved quadrants) are ``cells``."""
     nodes: dict[str, set[tuple[int, int]]] = {colour: set() for colour in C.COLOURS}
     wild: list[tuple[int, int]] = []
-    for (x, y), quads in grid.items():
+    for (x, y), quads in cells:
         for q, value in enumerate(quads):
             node = (2 * x + (q & 1), 2 * y + (q >> 1))
             if value == C.WILD:
                 wild.append(node)
             elif value in nodes:
                 nodes[value].add(node)
-    return {colour: largest_cover(own.union(wild)) for colour, own in nodes.items()}
+    return tuple((colour, largest_cover(own.union(wild))) for colour, own in nodes.items())
 
 
 def components(nodes: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
-    """The 4-connected groups of quadrant ``nodes``, each as its set of nodes."""
+    """The 4-connected groups of quadrant ``nodes``, each as its set of nodes (in no
+    particular order: every caller counts or indexes them)."""
     groups = []
-    seen: set[tuple[int, int]] = set()
-    for start in nodes:
-        if start in seen:
-            continue
-        seen.add(start)
+    left = set(nodes)
+    while left:
+        start = left.pop()
         group = {start}
         stack = [start]
         while stack:
             qx, qy = stack.pop()
             for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
-                if nxt in nodes and nxt not in seen:
-                    seen.add(nxt)
+                if nxt in left:
+                    left.remove(nxt)
                     group.add(nxt)
                     stack.append(nxt)
         groups.append(group)

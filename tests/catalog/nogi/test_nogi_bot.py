@@ -189,3 +189,74 @@ def test_knight_values_equal_the_first_written_ones_on_random_positions():
         assert nogi_bot.knight_values(board, castle, dragon) == _knight_values_reference(
             board, castle, dragon
         )
+
+
+def _bot_positions(games=12):
+    """Every position of bot games of 2 to 7 players (a random move in four)."""
+    for index in range(games):
+        state = GAME.setup(2 + index % 6, {}, f"nogi-speed-{index}")
+        rng = Rng.from_seed(f"nogi-speed-{index}")
+        while GAME.current_seats(state):
+            seat = GAME.current_seats(state)[0]
+            yield state, seat
+            level = "random" if rng.below(4) == 0 else "heuristic"
+            state, _events = GAME.apply(state, seat, choose(state, seat, rng, level))
+
+
+def test_the_decision_scorer_equals_score_action_on_every_legal_action():
+    """``_scorer`` (what the heuristic and the strong level's rollouts use) gives
+    exactly ``score_action``'s number for every legal action along bot games."""
+    from games.catalog.nogi import bot as nogi_bot
+
+    compared = 0
+    for state, seat in _bot_positions():
+        view = GAME.view(state, seat)
+        weights = colour_weights(view)
+        score = nogi_bot._scorer(view)
+        for action in GAME.legal_actions(state, seat):
+            assert score(action) == nogi_bot.score_action(view, action, weights), action
+            compared += 1
+    assert compared > 5000
+
+
+def test_the_schema_copy_equals_the_generic_copy_and_shares_nothing():
+    from games.catalog.nogi.rules import copy_state
+    from games.engine.state import clone
+
+    def containers(value, found):
+        if isinstance(value, dict | list):
+            found.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                containers(item, found)
+        return found
+
+    checked = 0
+    for state, _seat in _bot_positions(6):
+        copied = copy_state(state)
+        assert copied == clone(state)
+        assert not containers(copied, set()) & containers(state, set())
+        checked += 1
+    extra = dict(state, extra={"nested": [[1]]})
+    copied = copy_state(extra)
+    copied["extra"]["nested"][0].append(2)
+    assert extra["extra"] == {"nested": [[1]]}
+    assert checked > 200
+
+
+def test_the_bots_part_of_the_view_equals_the_view():
+    """``sight_view`` (what the heuristic reads in the rollouts) holds the view's own
+    values for every key the scorer reads, and the scores from it are the view's."""
+    from games.catalog.nogi import bot as nogi_bot
+    from games.catalog.nogi.rules import SIGHT_KEYS, SIGHT_ME_KEYS, sight_view
+
+    compared = 0
+    for state, seat in _bot_positions(6):
+        view = GAME.view(state, seat)
+        part = sight_view(state, seat)
+        assert {key: part[key] for key in SIGHT_KEYS} == {key: view[key] for key in SIGHT_KEYS}
+        assert part["me"] == {key: view["me"][key] for key in SIGHT_ME_KEYS}
+        legal = GAME.legal_actions(state, seat)
+        fast, slow = nogi_bot._scorer(part), nogi_bot._scorer(view)
+        assert [fast(action) for action in legal] == [slow(action) for action in legal]
+        compared += 1
+    assert compared > 200

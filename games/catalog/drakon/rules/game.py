@@ -8,7 +8,7 @@ from typing import Any
 from games.catalog.drakon import components as C
 from games.catalog.drakon.rules.decisions import HANDLERS
 from games.catalog.drakon.rules.invariants import check_invariants
-from games.catalog.drakon.rules.lair import ENTRANCE_KEY
+from games.catalog.drakon.rules.lair import ENTRANCE_KEY, share_lair
 from games.catalog.drakon.rules.legal import LEGAL, explain_refusal, place_refusal, typed_action
 from games.catalog.drakon.rules.secrets import perturb_secrets, sample_secrets
 from games.catalog.drakon.rules.stack import run_tasks
@@ -311,7 +311,9 @@ class DrakonGame(Game):
         return None
 
     def copy_state(self, state: State) -> State:
-        return copy_state(state)
+        new = copy_state(state)
+        share_lair(state, new)
+        return new
 
     def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
         """Answer the decision on top of the stack, then run until the next decision."""

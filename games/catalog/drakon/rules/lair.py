@@ -94,15 +94,19 @@ class Lair:
 
     ``kind[pos]`` is the room key and ``mask[pos]`` its arrows in the current
     rotation. Building it once per call keeps every rule a dictionary lookup.
+    ``memo`` keeps what the rules work out from the lair alone (the frontier's
+    cells in order, a pattern's placements, where a hero can walk), as a lair
+    is never changed once built: a changed board gets a new one.
     """
 
-    __slots__ = ("kind", "mask")
+    __slots__ = ("kind", "memo", "mask")
 
     def __init__(self, state: State | None = None):
         kind: dict[tuple[int, int], str] = {}
         mask: dict[tuple[int, int], int] = {}
         self.kind = kind
         self.mask = mask
+        self.memo: dict[Any, Any] = {}
         if state is not None:
             tiles = tiles_of(state)
             cache = _POS_CACHE
@@ -132,10 +136,26 @@ class Lair:
                 result |= bit
         return result
 
+    def frontier_cells(self) -> list[tuple[str, int]]:
+        """``frontier`` as (cell key, forbidden arrows), west to east then south to north
+        (kept: every placement listing asks for it)."""
+        cells = self.memo.get("cells")
+        if cells is None:
+            keys = _KEY_CACHE
+            cells = self.memo["cells"] = [
+                (keys.get(cell) or key_of(cell), forbidden)
+                for cell, forbidden in sorted(self.frontier().items())
+            ]
+        return cells
+
     def frontier(self) -> dict[tuple[int, int], int]:
-        """Empty cells sharing an edge with a room, each with its forbidden arrows."""
+        """Empty cells sharing an edge with a room, each with its forbidden arrows
+        (kept; the caller reads it, never changes it)."""
+        out = self.memo.get("frontier")
+        if out is not None:
+            return out
         kind = self.kind
-        out: dict[tuple[int, int], int] = {}
+        out = {}
         for (x, y), arrows in self.mask.items():
             for bit, dx, dy in STEPS:
                 cell = (x + dx, y + dy)
@@ -143,11 +163,39 @@ class Lair:
                     continue
                 # An arrow of this room pointing at the cell forbids the cell's arrow back.
                 out[cell] = out.get(cell, 0) | (BACK[bit] if arrows & bit else 0)
+        self.memo["frontier"] = out
         return out
+
+    def with_room(self, pos: tuple[int, int], room: str, arrows: int) -> Lair:
+        """This lair with a room added on the empty cell ``pos``: its frontier, when
+        known, follows from this one's (only the cell and its neighbours change)."""
+        other = Lair()
+        other.kind = {**self.kind, pos: room}
+        other.mask = {**self.mask, pos: arrows}
+        frontier = self.memo.get("frontier")
+        if frontier is not None:
+            kind = other.kind
+            out = dict(frontier)
+            out.pop(pos, None)
+            x, y = pos
+            for bit, dx, dy in STEPS:
+                cell = (x + dx, y + dy)
+                if cell not in kind:
+                    out[cell] = out.get(cell, 0) | (BACK[bit] if arrows & bit else 0)
+            other.memo["frontier"] = out
+        return other
 
 
 def legal_rotations(pattern: str, forbidden: int) -> list[int]:
     return [r for r, mask in DISTINCT[pattern] if not mask & forbidden]
+
+
+#: ROTATIONS[pattern][forbidden]: ``legal_rotations(pattern, forbidden)`` for every
+#: set of forbidden arrows (0..15).
+ROTATIONS: dict[str, tuple[tuple[int, ...], ...]] = {
+    pattern: tuple(tuple(legal_rotations(pattern, forbidden)) for forbidden in range(16))
+    for pattern in DISTINCT
+}
 
 
 # A small cache of Lairs by board identity. States are never changed in place
@@ -172,10 +220,35 @@ def lair_of(state: State) -> Lair:
     return lair
 
 
+def share_lair(state: State, copy: State) -> None:
+    """``copy``'s board, a fresh copy of ``state``'s with the same rooms, gets the lair
+    ``state``'s board has (if built): a lair is never changed, and ``set_room`` and
+    ``remove_room`` drop a board's entry when its rooms change."""
+    board = state["board"]
+    entry = _LAIRS.get(id(board))
+    if entry is None or entry[0] is not board or entry[1] is not tiles_of(copy):
+        return
+    if len(_LAIRS) >= _LAIR_CACHE_SIZE:
+        _LAIRS.clear()
+    _LAIRS[id(copy["board"])] = (copy["board"], entry[1], entry[2])
+
+
 def set_room(state: State, key: str, room: list[int]) -> None:
-    """Put ``[tile, rot]`` at ``key`` (the only ways the rules change a board)."""
-    _LAIRS.pop(id(state["board"]), None)
-    state["board"][key] = room
+    """Put ``[tile, rot]`` at ``key`` (the only ways the rules change a board).
+
+    A room put on an empty cell of a board whose lair is built gets that lair
+    with the room added (``Lair.with_room``); otherwise the lair is dropped."""
+    board = state["board"]
+    entry = _LAIRS.pop(id(board), None)
+    fresh = key not in board
+    board[key] = room
+    if fresh and entry is not None and entry[0] is board and entry[1] is tiles_of(state):
+        kind, pattern = entry[1][room[0]]
+        _LAIRS[id(board)] = (
+            board,
+            entry[1],
+            entry[2].with_room(xy(key), kind, MASKS[pattern][room[1]]),
+        )
 
 
 def remove_room(state: State, key: str) -> list[int]:

@@ -12,6 +12,7 @@ from games.catalog.drakon.rules.lair import (
     BACK,
     DISTINCT,
     MASKS,
+    ROTATIONS,
     Lair,
     key_of,
     lair_of,
@@ -86,20 +87,30 @@ def place_actions(state: State, lair: Lair, seat: int) -> list[Action]:
     hand = state["hands"][seat]
     if not hand:
         return []
-    cells = [(key_of(cell), forbidden) for cell, forbidden in sorted(lair.frontier().items())]
     tiles = tiles_of(state)
-    by_pattern: dict[str, list[tuple[str, int]]] = {}
     actions: list[Action] = []
     for tile in hand:
-        pattern = tiles[tile][1]
-        spots = by_pattern.get(pattern)
-        if spots is None:
-            rotations = DISTINCT[pattern]
-            spots = by_pattern[pattern] = [
-                (at, r) for at, forbidden in cells for r, mask in rotations if not mask & forbidden
+        actions.extend(
+            [
+                {"type": "place", "tile": tile, "at": at, "rot": r}
+                for at, r in place_spots(lair, tiles[tile][1])
             ]
-        actions.extend([{"type": "place", "tile": tile, "at": at, "rot": r} for at, r in spots])
+        )
     return actions
+
+
+def place_spots(lair: Lair, pattern: str) -> list[tuple[str, int]]:
+    """(cell key, rotation) where a tile of ``pattern`` may be placed, in the order
+    ``place_actions`` lists them (kept on the lair: the same for every tile of one
+    pattern, and for every decision until the lair changes)."""
+    memo = lair.memo
+    spots = memo.get(("spots", pattern))
+    if spots is None:
+        rotations = ROTATIONS[pattern]
+        spots = memo["spots", pattern] = [
+            (at, r) for at, forbidden in lair.frontier_cells() for r in rotations[forbidden]
+        ]
+    return spots
 
 
 def move_actions(state: State, lair: Lair, seat: int) -> list[Action]:

@@ -238,13 +238,22 @@ CHANGING_ROOMS = frozenset(
 )
 
 
-def reachable_rooms(state: State, lair: Lair, seat: int, start: str) -> set[tuple[int, int]]:
+def reachable_rooms(state: State, lair: Lair, seat: int, start: str) -> frozenset[tuple[int, int]]:
     """Every chamber ``seat``'s hero can stand on from ``start`` by move actions in the
-    lair as it is (the start included), with a Sorceress's unused power once."""
+    lair as it is (the start included), with a Sorceress's unused power once.
+
+    Move targets read only the lair, the edition and where the hero stands, so
+    the answer is kept on the lair by (edition, start, power left): the search's
+    rollouts ask it at every turn of a game's dry end, over a lair that no longer
+    changes."""
+    power_left = ability_ready(state, seat, "sorceress")
+    memo_key = ("reach", state["edition"], start, power_left)
+    found = lair.memo.get(memo_key)
+    if found is not None:
+        return found
     probe = dict(state)
     heroes = list(state["heroes"])
     probe["heroes"] = heroes
-    power_left = ability_ready(state, seat, "sorceress")
     seen = {(xy(start), power_left)}
     todo = list(seen)
     while todo:
@@ -257,7 +266,8 @@ def reachable_rooms(state: State, lair: Lair, seat: int, start: str) -> set[tupl
             if item not in seen:
                 seen.add(item)
                 todo.append(item)
-    return {pos for pos, _power in seen}
+    found = lair.memo[memo_key] = frozenset(pos for pos, _power in seen)
+    return found
 
 
 def _worth_reaching(state: State, room: str, held: bool, hoard: bool) -> bool:
@@ -289,7 +299,14 @@ def coins_can_change_hands(state: State, lair: Lair) -> bool:
     hoard = bool(state["hoard"])
     if held and any(ability_ready(state, s, "thief") for s in range(state["n_players"])):
         return True
-    wanted = {pos for pos, room in lair.kind.items() if _worth_reaching(state, room, held, hoard)}
+    escape = bool(state["options"].get("escape"))
+    memo_key = ("wanted", state["edition"], held, hoard, escape)
+    worth = lair.memo.get(memo_key)
+    if worth is None:
+        worth = lair.memo[memo_key] = frozenset(
+            pos for pos, room in lair.kind.items() if _worth_reaching(state, room, held, hoard)
+        )
+    wanted = set(worth)
     if state["drakon"] is not None and held:
         wanted.add(xy(state["drakon"]))
     if not wanted:

@@ -1,0 +1,194 @@
+"""Making, revoking and checking personal access tokens (writes and the
+lookup the API's authentication does on every request)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache, caches
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.debug import sensitive_variables
+
+from accounts.bots import is_bot_account
+from accounts.selectors import user_stamp
+from api.models import ApiToken
+from core.errors import NotFound, ServiceError
+
+PREFIX = "smk_"
+SCOPES = {
+    "match:read": gettext_lazy("Read my matches"),
+    "match:play": gettext_lazy("Play my moves, resign, chat and keep notes"),
+    "challenge:read": gettext_lazy("Read challenges and invitations"),
+    "challenge:write": gettext_lazy("Make, accept and decline challenges"),
+    "bot:play": gettext_lazy("Play as a bot account"),
+    "tournament:write": gettext_lazy("Join and leave tournaments and ladders"),
+}
+#: What a person's token may carry: ``bot:play`` is a bot account's alone
+#: (``accounts.bots``).
+HUMAN_SCOPES = [scope for scope in SCOPES if scope != "bot:play"]
+# ``last_used_at`` is written at most this often per token, not on every request.
+LAST_USE_GRAIN = timedelta(minutes=1)
+MAX_TOKENS = 20
+
+
+@sensitive_variables("raw")
+def digest(raw: str) -> str:
+    """What is kept of a token: its SHA-256 (a token has 256 random bits, so
+    no slow hash is needed to make guessing hopeless)."""
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@sensitive_variables("raw")
+def make_token(user, name: str, scopes, days: int | None = None) -> tuple[ApiToken, str]:
+    """A new token for ``user``; the raw token is returned once, never kept."""
+    name = (name or "").replace("\x00", "").strip()[:60]
+    if not name:
+        raise ServiceError(_("Give the token a name."))
+    scopes = sorted(set(scopes or []))
+    if not scopes or any(scope not in SCOPES for scope in scopes):
+        raise ServiceError(_("Choose at least one of the listed scopes."))
+    if "bot:play" in scopes and not is_bot_account(user):
+        raise ServiceError(
+            _("Only a bot account can use bot:play; turn this account into one on your profile.")
+        )
+    with transaction.atomic():
+        live = ApiToken.objects.select_for_update().filter(user=user, revoked_at=None)
+        if len(live) >= MAX_TOKENS:
+            raise ServiceError(_("You have too many tokens; revoke one first."))
+        raw = PREFIX + secrets.token_urlsafe(32)
+        token = ApiToken.objects.create(
+            user=user,
+            name=name,
+            prefix=raw[:10],
+            digest=digest(raw),
+            scopes=scopes,
+            expires_at=timezone.now() + timedelta(days=days) if days else None,
+        )
+    return token, raw
+
+
+def revoke_token(user, token_id) -> None:
+    """Revoke one of ``user``'s tokens; another person's is not admitted to
+    exist. Takes effect at once: on every request, and on its open stream at
+    its next keep-alive."""
+    found = ApiToken.objects.filter(pk=token_id, user=user, revoked_at=None).values_list(
+        "digest", flat=True
+    )
+    token_digest = next(iter(found), None)
+    if token_digest is None:
+        raise NotFound(_("There is no such token."))
+    ApiToken.objects.filter(pk=token_id, revoked_at=None).update(revoked_at=timezone.now())
+    _forget(token_digest)
+    mark_revoked(token_id)
+
+
+def revoked_key(token_id) -> str:
+    """The cache's mark of a revoked token: a personal token's id, or
+    ``oauth-<id>`` for an OAuth access token (``api.oauth.OAuthCaller.pk``)."""
+    return f"api:revoked:{token_id}"
+
+
+def mark_revoked(token_id) -> None:
+    """Tell the token's open event stream, in whichever process serves it,
+    that the token is gone: the stream ends at its next keep-alive
+    (``api.stream``). Kept longer than a stream lasts; a new stream and
+    every request look the token up in the database anyway."""
+    cache.set(revoked_key(token_id), True, timeout=2 * settings.SMOKI["STREAM_SECONDS"] + 60)
+
+
+def on_deleted(sender, instance, **kwargs) -> None:
+    """A personal or OAuth access token deleted: as if revoked."""
+    if isinstance(instance, ApiToken):
+        _forget(instance.digest)
+        mark_revoked(instance.pk)
+    else:
+        mark_revoked(f"oauth-{instance.pk}")
+
+
+#: How long a token found in the database is reused from the cache, with its
+#: owner and profile: a revocation ends it at once (``_forget``), a change to
+#: the owner's user or profile row too (``accounts.selectors.user_stamp``).
+CACHE_SECONDS = 60
+#: What the cache keeps of a revoked or deleted token (under the same key).
+GONE = "gone"
+
+
+def _cache():
+    return caches[settings.SESSION_CACHE_ALIAS]
+
+
+def _cache_key(token_digest: str) -> str:
+    return f"api:token:{token_digest}"
+
+
+def _forget(token_digest: str) -> None:
+    """The token is revoked or deleted: no copy of it is used from now on
+    (a request that read it live a moment before cannot put it back:
+    copies are only ever added, never written over this)."""
+    _cache().set(_cache_key(token_digest), GONE, 2 * CACHE_SECONDS)
+
+
+@sensitive_variables("raw")
+def token_for(raw: str) -> ApiToken | None:
+    """The live token ``raw`` stands for, with its owner and profile, or None.
+
+    From the cache when a copy read in the last ``CACHE_SECONDS`` is there
+    and its owner's rows have not changed since (two cache reads, no query);
+    else one query, without ordering (the digest is unique), whose answer
+    is kept."""
+    if not raw.startswith(PREFIX) or len(raw) > 100:
+        return None
+    token_digest = digest(raw)
+    key = _cache_key(token_digest)
+    cache = _cache()
+    kept = cache.get(key)
+    if kept == GONE:
+        return None
+    token = None
+    if kept is not None:
+        token, stamp = kept
+        if stamp is None or stamp != user_stamp(token.user_id):
+            token = None
+    if token is None:
+        token = next(
+            iter(
+                ApiToken.objects.select_related("user", "user__profile")
+                .filter(digest=token_digest, revoked_at=None)
+                .order_by()[:1]
+            ),
+            None,
+        )
+        if token is None:
+            return None
+        stamp = user_stamp(token.user_id)
+        if stamp is not None:
+            cache.add(key, (token, stamp), CACHE_SECONDS)
+    if not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.expires_at is not None and token.expires_at <= now:
+        return None
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USE_GRAIN:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+        if cache.get(key) not in (None, GONE):
+            cache.set(key, (token, stamp), CACHE_SECONDS)
+    return token
+
+
+def scopes_for(user) -> list[tuple[str, str]]:
+    """The scopes the token form offers ``user``: all of them to a bot
+    account, all but ``bot:play`` to a person."""
+    allowed = SCOPES if is_bot_account(user) else HUMAN_SCOPES
+    return [(scope, SCOPES[scope]) for scope in allowed]
+
+
+def tokens_of(user) -> list[ApiToken]:
+    """The profile's list: live tokens first, newest first."""
+    return list(ApiToken.objects.filter(user=user).order_by("revoked_at", "-created_at")[:50])

@@ -1,0 +1,26 @@
+"""``make bench-games``' rollout workload (``tests/load/games_per_second.py``) at a tiny
+size: it searches, counts its rollouts, and its digest of the play is the same on
+a second run (the digest is how the script tells that the reference's code and
+this code played alike). Nothing is asserted about speed."""
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "load" / "games_per_second.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("games_per_second", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_rollout_workload_counts_its_rollouts_and_repeats_its_play(monkeypatch):
+    bench = _load()
+    monkeypatch.setitem(bench.ROLLOUT_ITERATIONS, "nogi", 4)
+    rollouts, seconds, digest = bench.rollout_workload("nogi", positions=2)
+    assert rollouts == 8 and seconds > 0
+    assert bench.rollout_workload("nogi", positions=2)[2] == digest
+    monkeypatch.setitem(bench.ROLLOUT_ITERATIONS, "nogi", 5)
+    assert bench.rollout_workload("nogi", positions=2)[2] != digest
