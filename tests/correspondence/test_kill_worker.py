@@ -220,8 +220,13 @@ def _b64(data: bytes) -> str:
 
 
 @pytest.fixture
-def broker():
-    """The test process hands its tasks to the real Redis the worker reads."""
+def broker(monkeypatch):
+    """The test process hands its tasks to the real Redis the worker reads.
+
+    Celery reads ``CELERY_BROKER_URL`` from the environment before its own
+    setting, so with CI's variable set the tasks went to CI's broker while
+    the worker read this test's own Redis database, and nothing arrived."""
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     saved = (app.conf.task_always_eager, app.conf.broker_url, app.conf.broker_transport_options)
     app.conf.task_always_eager = False
     app.conf.broker_url = REDIS_URL
