@@ -54,13 +54,20 @@ def hit(limit: Limit, *subject) -> bool:
     """Count one hit for ``subject``; True while it is within the limit."""
     window = int(time.time() // limit.seconds)
     key = "limit:{}:{}:{}".format(limit.name, ":".join(str(part) for part in subject), window)
-    cache.add(key, 0, timeout=limit.seconds + 5)
+    return _count(key, limit.seconds + 5) <= limit.count
+
+
+def _count(key: str, timeout: int) -> int:
+    """One more hit on the counter ``key``: in one round trip on Redis
+    (``config.cache.ResilientRedisCache.count``), else ``add`` then ``incr``."""
+    if hasattr(cache, "count"):
+        return cache.count(key, timeout)
+    cache.add(key, 0, timeout=timeout)
     try:
-        count = cache.incr(key)
+        return cache.incr(key)
     except ValueError:  # the counter expired between add and incr
-        cache.add(key, 0, timeout=limit.seconds + 5)
-        count = cache.incr(key)
-    return count <= limit.count
+        cache.add(key, 0, timeout=timeout)
+        return cache.incr(key)
 
 
 def check(limit: Limit, *subject, message: str) -> None:

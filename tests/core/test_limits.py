@@ -128,6 +128,40 @@ def test_parallel_hits_never_slip_under_the_limit_in_redis():
         assert _hit_together(limits.Limit("test-redis", 6, WINDOW), 30) == 6
 
 
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
+    """Every API request counts two limits: each is one transaction on
+    Redis, not Django's add, exists and incr (three round trips)."""
+    import time
+
+    import redis
+    from django.core.cache import cache
+
+    trips = []
+    pipeline_execute, command = redis.client.Pipeline.execute, redis.Redis.execute_command
+
+    def counted_pipeline(self, *args, **kwargs):
+        trips.append("transaction")
+        return pipeline_execute(self, *args, **kwargs)
+
+    def counted_command(self, *args, **kwargs):
+        trips.append(args[0])
+        return command(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
+    monkeypatch.setattr(redis.Redis, "execute_command", counted_command)
+    limit = limits.Limit("test-trips", 2, WINDOW)
+    with override_settings(CACHES=redis_caches()):
+        inside_one_window(window=WINDOW)
+        assert [limits.hit(limit, "someone") for _ in range(3)] == [True, True, False]
+        assert trips == ["transaction"] * 3
+        window = int(time.time() // WINDOW)
+        made = cache.make_and_validate_key(f"limit:test-trips:someone:{window}")
+        ttl = redis.Redis.from_url(REDIS_URL).ttl(made)
+        assert 0 < ttl <= WINDOW + 5
+
+
 # -- Chat, reports, matches, invitations --------------------------------------------------------
 
 
