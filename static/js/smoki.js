@@ -11,8 +11,41 @@
  *   offers every choice, so the whole board can be seen; the player's own choice lasts
  *   for the tab (sessionStorage);
  * - a board's choices are links (Enter follows them): Space follows them too, as on a button;
- * - "The board in words" stays open or folded as the player last left it (localStorage).
+ * - "The board in words" stays open or folded as the player last left it (localStorage);
+ * - one request of the match panel at a time (below).
  */
+
+// One request of the match panel at a time. Two answers swapped over each other
+// lost the chat form htmx keeps across swaps (hx-preserve): the second answer's
+// target is the panel the first one replaced, and htmx moves the kept form into
+// that detached panel, off the page. So a poll waits while a move, a step or a
+// chat line is on its way (its answer brings the panel), and a move, a step or
+// a chat line cancels a poll still on its way.
+(function () {
+  "use strict";
+  var sending = 0;
+  function isPoller(elt) { return !!(elt && elt.classList && elt.classList.contains("poller")); }
+  function inPanel(elt) { return !!(elt && elt.closest && elt.closest("#match-panel")); }
+  document.addEventListener("htmx:confirm", function (event) {
+    if (sending > 0 && isPoller(event.detail && event.detail.elt)) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (isPoller(elt) || !inPanel(elt)) { return; }
+    sending += 1;
+    document.querySelectorAll("#match-panel .poller").forEach(function (poller) {
+      if (window.htmx) { window.htmx.trigger(poller, "htmx:abort"); }
+    });
+  });
+  // An element the answer swapped away still finds the (replaced) panel among
+  // its own ancestors, so its end is counted as its start was.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (isPoller(elt) || !inPanel(elt)) { return; }
+    sending = Math.max(0, sending - 1);
+  });
+})();
+
 (function () {
   "use strict";
   var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;

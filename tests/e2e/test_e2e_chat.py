@@ -8,7 +8,11 @@ in the list above the emptied input.
 
 from __future__ import annotations
 
+import contextlib
+import re
+
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.lobby import services as lobby
@@ -57,3 +61,41 @@ def test_the_chat_input_is_under_the_messages_and_keeps_what_is_typed(live_serve
     expect(section.locator("#chat-text")).to_have_value("")
     expect(page.locator("#chat-form")).to_have_count(1)
     player.assert_clean()
+
+
+def test_a_poll_on_its_way_while_a_line_is_sent_leaves_the_chat_form(live_server, window):
+    """The panel's poll is held on its way (as a slow answer would be) while
+    the player sends a chat line, and answered after the line's own answer:
+    swapped into the panel that answer had already replaced, it took the chat
+    form off the page (htmx moves the kept form into the new content). A line
+    sent now cancels the poll on its way."""
+    alice, bob = make_player("alice"), make_player("bob")
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.join_match(user=bob, match=match)
+    player = window("alice")
+    page = player.page
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/m/{match.pk}/")
+    field = page.locator("#chat-text")
+    expect(field).to_be_visible()
+
+    held = []
+    page.route(re.compile(r"/m/\d+/panel/"), lambda route: held.append(route))
+    page.evaluate("htmx.trigger(document.querySelector('#match-panel .poller'), 'smoki:live')")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the poll went out"
+
+    field.fill("hello there")
+    field.press("Enter")
+    expect(page.locator("#chat ol.chat-lines")).to_contain_text("hello there")
+    page.unroute(re.compile(r"/m/\d+/panel/"))
+    for route in held:
+        with contextlib.suppress(PlaywrightError):  # the page cancelled it
+            route.continue_()
+    page.wait_for_timeout(1500)  # time for a late answer to be swapped
+    expect(page.locator("#chat-form")).to_have_count(1)
+    expect(page.locator("#chat-text")).to_have_value("")
+    expect(page.locator("#chat ol.chat-lines")).to_contain_text("hello there")
