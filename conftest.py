@@ -48,30 +48,6 @@ def _no_development_push_keys():
     override.disable()
 
 
-# What the PostgreSQL pass of .ci/run leaves out: tests of the rules, the
-# engine and the conformance kit that use neither the database, the broker,
-# Redis nor a browser. They run in ``make test``; on PostgreSQL they would run
-# the same code on the same inputs a second time.
-_BACKEND_FREE_FOLDERS = ("catalog", "engine", "conformance", "hatchlings")
-_BACKEND_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup"}
-_BACKEND_MARKERS = {"django_db", "postgres", "redis", "browser"}
-
-
-def _backend_free(item) -> bool:
-    parts = item.path.relative_to(item.config.rootpath).parts
-    if len(parts) < 3 or parts[0] != "tests" or parts[1] not in _BACKEND_FREE_FOLDERS:
-        return False
-    if _BACKEND_FIXTURES & set(getattr(item, "fixturenames", ())):
-        return False
-    return not any(item.get_closest_marker(name) for name in _BACKEND_MARKERS)
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if _backend_free(item):
-            item.add_marker(pytest.mark.backend_free)
-
-
 def pytest_runtest_logreport(report):
     # An expected failure (a known gap of the conformance kit, listed with its
     # reason in tests/conformance/kit.py) is reported as "skipped" too; it is
