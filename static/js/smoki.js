@@ -23,26 +23,26 @@
 // a chat line cancels a poll still on its way.
 (function () {
   "use strict";
-  var sending = 0;
+  // The requests of moves, steps and chat lines on their way: a request is on
+  // its way while its XHR is opened and not done (an answer that swaps only
+  // part of the panel, or none, ends it as well as one that swaps it all).
+  var sending = [];
+  function stillSending() {
+    sending = sending.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
+    return sending.length > 0;
+  }
   function isPoller(elt) { return !!(elt && elt.classList && elt.classList.contains("poller")); }
   function inPanel(elt) { return !!(elt && elt.closest && elt.closest("#match-panel")); }
   document.addEventListener("htmx:confirm", function (event) {
-    if (sending > 0 && isPoller(event.detail && event.detail.elt)) { event.preventDefault(); }
+    if (isPoller(event.detail && event.detail.elt) && stillSending()) { event.preventDefault(); }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    if (isPoller(elt) || !inPanel(elt)) { return; }
-    sending += 1;
+    if (isPoller(elt) || !inPanel(elt) || !event.detail.xhr) { return; }
+    sending.push(event.detail.xhr);
     document.querySelectorAll("#match-panel .poller").forEach(function (poller) {
       if (window.htmx) { window.htmx.trigger(poller, "htmx:abort"); }
     });
-  });
-  // An element the answer swapped away still finds the (replaced) panel among
-  // its own ancestors, so its end is counted as its start was.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var elt = event.detail && event.detail.elt;
-    if (isPoller(elt) || !inPanel(elt)) { return; }
-    sending = Math.max(0, sending - 1);
   });
 })();
 
