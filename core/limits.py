@@ -1,11 +1,13 @@
 """Rate limits: atomic counters in the cache every web process shares.
 
 Each limit counts hits in fixed windows (``count`` per ``seconds``) under a
-cache key per subject and window. ``cache.add`` creates the counter and
-``cache.incr`` raises it; both are atomic in Redis (production, CACHE_URL)
-and in Django's local-memory cache (the embedded default, which one
-runserver process shares between its threads), so parallel requests can
-never all slip under a limit. A hit is counted before the write it guards
+cache key per subject and window. On Redis (production, CACHE_URL) one
+transaction creates the counter with its expiry if missing and raises it
+(``config.cache.ResilientRedisCache.count``: one round trip); in Django's
+local-memory cache (the embedded default, which one runserver process
+shares between its threads) ``cache.add`` creates it and ``cache.incr``
+raises it. Both are atomic, so parallel requests can never all slip under
+a limit. A hit is counted before the write it guards
 and only once the request was otherwise valid, so a refusal for bad input
 costs nothing. A fixed window lets a burst of at most twice ``count``
 straddle two windows; that is the price of one counter per subject.
