@@ -12,39 +12,38 @@
  *   for the tab (sessionStorage);
  * - a board's choices are links (Enter follows them): Space follows them too, as on a button;
  * - "The board in words" stays open or folded as the player last left it (localStorage);
- * - one request of the match panel at a time (below).
+ * - a late answer for a replaced match panel goes into the one on the page (below).
  */
 
-// One request of the match panel at a time. Two answers swapped over each other
-// lost the chat form htmx keeps across swaps (hx-preserve): the second answer's
-// target is the panel the first one replaced, and htmx moves the kept form into
-// that detached panel, off the page. So a poll waits while a move, a step or a
-// chat line is on its way (its answer brings the panel), and a move, a step or
-// a chat line cancels a poll still on its way.
-(function () {
+// A late answer for a replaced match panel. Two answers on their way at once
+// (the panel's poll and a move, a step or a chat line) each target the panel
+// that was on the page when they left; the first one swapped replaces it, and
+// htmx would swap the second into the replaced panel, off the page, carrying
+// with it the chat form it keeps across swaps (hx-preserve). The panel names
+// this extension (hx-ext), so htmx asks it even about the replaced panel: a
+// late answer of the poll is dropped (the panel on the page is as new), any
+// other answer goes into the panel on the page.
+document.addEventListener("DOMContentLoaded", function () {
   "use strict";
-  // The requests of moves, steps and chat lines on their way: a request is on
-  // its way while its XHR is opened and not done (an answer that swaps only
-  // part of the panel, or none, ends it as well as one that swaps it all).
-  var sending = [];
-  function stillSending() {
-    sending = sending.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
-    return sending.length > 0;
-  }
-  function isPoller(elt) { return !!(elt && elt.classList && elt.classList.contains("poller")); }
-  function inPanel(elt) { return !!(elt && elt.closest && elt.closest("#match-panel")); }
-  document.addEventListener("htmx:confirm", function (event) {
-    if (isPoller(event.detail && event.detail.elt) && stillSending()) { event.preventDefault(); }
+  if (!window.htmx) { return; }
+  window.htmx.defineExtension("smoki-panel", {
+    onEvent: function (name, event) {
+      if (name !== "htmx:beforeSwap") { return true; }
+      var detail = event.detail || {};
+      var target = detail.target;
+      if (!target || !target.id || document.body.contains(target)) { return true; }
+      var current = document.getElementById(target.id);
+      var elt = detail.requestConfig && detail.requestConfig.elt;
+      var fromPoll = !!(elt && elt.classList && elt.classList.contains("poller"));
+      if (current && !fromPoll) {
+        detail.target = current;
+      } else {
+        detail.shouldSwap = false;
+      }
+      return true;
+    }
   });
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var elt = event.detail && event.detail.elt;
-    if (isPoller(elt) || !inPanel(elt) || !event.detail.xhr) { return; }
-    sending.push(event.detail.xhr);
-    document.querySelectorAll("#match-panel .poller").forEach(function (poller) {
-      if (window.htmx) { window.htmx.trigger(poller, "htmx:abort"); }
-    });
-  });
-})();
+});
 
 (function () {
   "use strict";
