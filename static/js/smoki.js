@@ -21,8 +21,8 @@
 // htmx would swap the second into the replaced panel, off the page, carrying
 // with it the chat form it keeps across swaps (hx-preserve). The panel names
 // this extension (hx-ext), so htmx asks it even about the replaced panel: a
-// late answer of the poll is dropped (the panel on the page is as new), any
-// other answer goes into the panel on the page.
+// late answer of the poll is dropped (the next poll brings anything newer),
+// any other answer goes into the panel on the page.
 document.addEventListener("DOMContentLoaded", function () {
   "use strict";
   if (!window.htmx) { return; }
