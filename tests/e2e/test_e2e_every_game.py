@@ -42,11 +42,13 @@ def play_one_move(page: Page, start: int) -> bool:
         target.click()
         # A click either posts the move (the panel comes back with a new version)
         # or opens the next level (the panel comes back offering longer paths).
+        # On SQLite the test server answers one request at a time, so the click
+        # may wait behind both pages' polls on a busy machine: as long as a poll.
         expect(
             page.locator(
                 f'#match-panel:not([data-version="{start}"]), #match-panel [data-path^="{path}."]'
             ).first
-        ).to_be_attached()
+        ).to_be_attached(timeout=POLL_MS)
         if version_of(page) > start:
             return used_board
     pytest.fail(f"no move after {CLICKS_PER_MOVE} clicks")
