@@ -255,8 +255,13 @@ class ResilientRedisCache(RedisCache):
         def fallback():
             if local is None:
                 raise ValueError(f"Key '{key}' not found")
-            local.add(key, 0, timeout, version)
-            return local.incr(key, 1, version)
+            for _attempt in range(2):  # the counter may expire between add and incr
+                local.add(key, 0, timeout, version)
+                try:
+                    return local.incr(key, 1, version)
+                except ValueError:
+                    continue
+            raise ValueError(f"Key '{key}' not found")
 
         return self._call(command, fallback)
 
