@@ -21,8 +21,10 @@ another seat may not see.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+import secrets
 import time
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -348,11 +350,16 @@ def release_stuck_claims(now=None) -> int:
     ).update(status=DeliveryStatus.PENDING, claimed_at=None, next_attempt_at=now)
 
 
+def new_webhook_secret() -> str:
+    """A Standard Webhooks signing secret: ``whsec_`` and 24 random bytes in
+    standard base64. Not base64url: receivers decode it with the standard
+    alphabet, which drops ``-`` and ``_`` and then finds the length wrong."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
 def new_vapid_keys() -> dict:
     """A fresh VAPID key pair, base64url: the raw private number and the
     uncompressed public point (what a browser's ``applicationServerKey`` takes)."""
-    import base64
-
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -381,8 +388,6 @@ MAX_DEVICES = 10
 
 
 def _key(value, size: int) -> bytes | None:
-    import base64
-
     if not isinstance(value, str) or len(value) > 200:
         return None
     try:
@@ -455,9 +460,6 @@ def add_webhook(user, kind, url, *, personal: bool = True, count=None) -> Webhoo
     address passes the guard now (it is checked again on every post).
     ``personal`` False: an organiser's webhook on a competition, counted
     against ``count`` (that competition's webhooks) instead of the player's."""
-    import base64
-    import secrets
-
     if not settings.WEBHOOKS_ENABLED:
         raise ServiceError(_("Webhooks are not available on this site."))
     if kind not in Webhook.Kind.values:
@@ -473,7 +475,7 @@ def add_webhook(user, kind, url, *, personal: bool = True, count=None) -> Webhoo
         count = Webhook.objects.filter(user=user, personal=True)
     if count.count() >= MAX_WEBHOOKS:
         raise ServiceError(_("Remove a webhook before adding another."))
-    secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+    secret = new_webhook_secret()
     return Webhook.objects.create(
         user=user,
         kind=kind,

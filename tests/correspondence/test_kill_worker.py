@@ -262,7 +262,7 @@ def test_a_worker_killed_mid_delivery_loses_and_doubles_nothing(
             user=player,
             kind=Webhook.Kind.GENERIC,
             url=f"https://hook.test:{hooks.port}/in/{i}",
-            secret="whsec_" + _b64(os.urandom(24)),
+            secret=push.new_webhook_secret(),
             kinds=[kind for kind, _label in push.device_kinds()],
         )
         hooks.secrets[f"/in/{i}"] = hook.secret

@@ -202,6 +202,19 @@ def test_a_signed_generic_event_arrives_at_the_address_resolved(tls_server, loop
     assert StandardWebhook(secret).verify(got_body, got_headers)["data"]["title"] == "Your turn"
 
 
+def test_every_new_signing_secret_signs_what_a_standard_receiver_verifies():
+    """A secret is standard base64: a receiver's library decodes it with the
+    standard alphabet, and a base64url secret with three of ``-`` or ``_``
+    in it (about one in sixteen) is refused there as a wrong length."""
+    from games.correspondence import push
+
+    event = {"type": "your_turn", "title": "Your turn", "text": "Move.", "url": "https://s/m/1/"}
+    for n in range(400):
+        secret = push.new_webhook_secret()
+        body, headers = webhooks.message(webhooks.GENERIC, event, secret=secret, msg_id=f"msg_{n}")
+        assert StandardWebhook(secret).verify(body, headers)["type"] == "your_turn", secret
+
+
 def test_a_redirect_is_not_followed(tls_server, loopback_allowed):
     port, context, received = tls_server
     status, _ = webhooks.post(

@@ -102,7 +102,7 @@ def test_focus_follows_the_play_and_spares_typing(live_server, window):
     other_player_moves(match, bob)
     wait_for_version(page, version + 1, timeout=POLL_MS)
     expect(page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
-    page.wait_for_function("document.activeElement.closest('#choices .choice')")
+    page.wait_for_function("() => !!document.activeElement.closest('#choices .choice')")
     assert active(page)["choice"]
 
     # Typing in the chat, then in the notes: the turn coming back leaves the focus there.
