@@ -233,6 +233,22 @@ if env.bool("DATABASE_TRANSACTION_POOLING", default=False):
     # another server connection).
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+# The event streams' server (uvicorn, deploy/) reads in short bursts from
+# passing threads and closes each read's connection, so that an idle stream
+# holds none. With SMOKI_DB_POOL=N (at most N connections) "closed" puts the
+# connection back in a pool (psycopg_pool, through Django) instead of ending
+# it: a read no longer pays for a new PostgreSQL connection (about 24 ms
+# against 4 ms for the read itself; docs/performance.md). 0, the default,
+# is no pool: gunicorn's and the workers' processes keep CONN_MAX_AGE.
+DB_POOL = env.int("SMOKI_DB_POOL", default=0)
+if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks them
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL,
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

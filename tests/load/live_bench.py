@@ -40,6 +40,7 @@ STREAMS = int(os.environ.get("LB_STREAMS", "500"))
 MOVES = int(os.environ.get("LB_MOVES", "300"))
 GAP = float(os.environ.get("LB_GAP", "0.02"))
 REDIS = os.environ.get("LB_REDIS", "redis://127.0.0.1:6379/9")
+DB_POOL = os.environ.get("SMOKI_DB_POOL", "8")
 
 
 def free_port() -> int:
@@ -239,7 +240,8 @@ def main() -> int:
             "--timeout-graceful-shutdown=2",
         ],
         cwd=startup.BASE_DIR,
-        env={**os.environ, "DATABASE_URL": database_url},
+        # The pool of PostgreSQL connections deploy/ gives it (SMOKI_DB_POOL=0: none).
+        env={**os.environ, "DATABASE_URL": database_url, "SMOKI_DB_POOL": DB_POOL},
     )
     try:
         for _ in range(100):

@@ -47,6 +47,7 @@ PAGES = int(os.environ.get("SB_PAGES", "200"))
 os.environ.setdefault("LB_MOVES", os.environ.get("SB_MOVES", "300"))
 os.environ.setdefault("LB_GAP", os.environ.get("SB_GAP", "0.05"))
 REDIS = os.environ.get("SB_REDIS", "redis://127.0.0.1:6379/10")
+DB_POOL = os.environ.get("SMOKI_DB_POOL", "8")
 ADDRESSES = 10
 
 import live_bench  # noqa: E402 - reads the LB_ settings set above
@@ -222,7 +223,8 @@ def main() -> int:
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port)]
         + ["--no-access-log", "--log-level=warning", "--timeout-graceful-shutdown=2"],
         cwd=startup.BASE_DIR,
-        env={**os.environ, "DATABASE_URL": database_url},
+        # The pool of PostgreSQL connections deploy/ gives it (SMOKI_DB_POOL=0: none).
+        env={**os.environ, "DATABASE_URL": database_url, "SMOKI_DB_POOL": DB_POOL},
     )
     try:
         for _ in range(600):
