@@ -227,7 +227,8 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
     kept apart (``History.apart``: a block) enters only when nothing else
     pairs everyone, at a cost above any other; with an odd number, the bye
     then goes to one of those kept apart from someone (fewest byes first,
-    then the one kept apart from most) when that keeps every such pair apart.
+    then the one kept apart from most) when that keeps every such pair apart,
+    and else whoever a matching of the allowed pairs finds (``_bye_keeping_apart``).
     """
     order = standings_order(players)
     if len(order) % 2 == 0:
@@ -251,7 +252,35 @@ def swiss_pairs(players: list[Standing], history: History) -> tuple[list[list[in
             first = (tables, bye.id)
         if not forced:
             return tables, bye.id
+    bye = _bye_keeping_apart(order, history) if history.apart else None
+    if bye is not None and bye not in candidates:
+        tables, forced = _swiss_matching([s for s in order if s.id != bye.id], history)
+        if not forced:
+            return tables, bye.id
     return first
+
+
+def _bye_keeping_apart(order: list[Standing], history: History) -> Standing | None:
+    """An entrant whose bye lets every other be paired with no kept-apart
+    pair, or None when no bye does: the one a largest matching of the
+    allowed pairs leaves out. Exact, in one matching: if some bye works, the
+    allowed pairs match all but one entrant, and whoever a largest matching
+    leaves out is such a bye. Among them it prefers the fewest byes: each
+    pair weighs its two entrants' byes, so the one left out has the fewest
+    the matching could leave out."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(order)))
+    for i, a in enumerate(order):
+        for j in range(i + 1, len(order)):
+            b = order[j]
+            if Pair((a.id, b.id)) not in history.apart:
+                graph.add_edge(i, j, weight=1 + history.byes[a.id] + history.byes[b.id])
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != len(order) - 1:
+        return None
+    matched = {i for edge in matching for i in edge}
+    (left_out,) = set(range(len(order))) - matched
+    return order[left_out]
 
 
 #: How many entrants are tried for the bye, at most, to keep a pair apart:
