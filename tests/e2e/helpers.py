@@ -77,14 +77,22 @@ def nogi_page_before_a_move(live_server, window, names: tuple[str, str], plies: 
     from tests.conftest import play_one
 
     players = [make_player(name) for name in names]
-    match = lobby.create_match(user=players[0], game_key="nogi", n_seats=2)
-    lobby.join_match(user=players[1], match=match)
-    if setup is not None:
-        setup(match, players)
     nogi = registry.get("nogi")
-    for pick in range(plies):
-        play_one(match, nogi, choose=pick)
-    match.refresh_from_db()
+    # The deal is random: a match that ends within ``plies`` moves (a race
+    # can) is left finished and another one dealt.
+    for _deal in range(20):
+        match = lobby.create_match(user=players[0], game_key="nogi", n_seats=2)
+        lobby.join_match(user=players[1], match=match)
+        if setup is not None:
+            setup(match, players)
+        for pick in range(plies):
+            match.refresh_from_db()
+            if not nogi.current_seats(match.state):
+                break
+            play_one(match, nogi, choose=pick)
+        match.refresh_from_db()
+        if nogi.current_seats(match.state):
+            break
     mover = players[nogi.current_seats(match.state)[0]]
     page = window("mover").page
     log_in(page, live_server.url, mover.username)
