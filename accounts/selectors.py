@@ -73,6 +73,16 @@ def user_stamp(user_id) -> str | None:
     return found
 
 
+def user_stamp_with(user_id, key) -> tuple[object, str | None]:
+    """The cache's value under ``key`` (or None) and ``user_stamp(user_id)``,
+    in one round trip when the stamp is there (``get_many``): the API's
+    token lookup reads its kept copy and its owner's stamp together."""
+    stamp_key = _stamp_key(user_id)
+    found = caches[settings.SESSION_CACHE_ALIAS].get_many([key, stamp_key])
+    stamp = found.get(stamp_key)
+    return found.get(key), stamp if stamp is not None else user_stamp(user_id)
+
+
 def lookalike_groups() -> list[tuple[str, list[Profile]]]:
     """Players whose usernames or display names pass for each other's (a
     reading in common, ``accounts.names.name_keys``, recomputed here), for

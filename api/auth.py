@@ -1,7 +1,8 @@
 """Who is calling: the bearer token, its scopes, its limits and its language.
 
-Every request is counted against its address before the token is looked up
-(so guessing tokens is limited too), then against its token. The owner's
+Every request is counted against its address and, when it carries one,
+against its token, in one round trip and before the token is looked up
+(so guessing tokens is limited too). The owner's
 language is activated, so every message the services give is in it.
 """
 
@@ -25,20 +26,23 @@ def address(request) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
-def _limit(limit, *subject) -> None:
-    if not limits.hit(limit, *subject):
+def _limit(*hits) -> None:
+    """Count each ``(limit, *subject)`` of ``hits`` (one round trip), or
+    refuse (429) naming the first limit passed."""
+    passed = limits.past_limit(*hits)
+    if passed is not None:
         raise ApiError(
             429,
             "rate_limited",
             _("Too many requests; please wait a little."),
-            limit=limit.name,
-            retry_after=limits.retry_after(limit),
+            limit=passed.name,
+            retry_after=limits.retry_after(passed),
         )
 
 
 def address_limit(request) -> None:
     """Count one request against its address (every endpoint, with a token or not)."""
-    _limit(limits.API_ADDRESS, address(request))
+    _limit((limits.API_ADDRESS, address(request)))
 
 
 def address_limited(view):
@@ -65,12 +69,22 @@ class TokenAuth(HttpBearer):
 
     @sensitive_variables()
     def __call__(self, request):
-        address_limit(request)
-        return super().__call__(request)
+        found = super().__call__(request)
+        if found is None:  # no bearer token: counted against the address alone
+            address_limit(request)
+        return found
 
     @sensitive_variables("token")
     def authenticate(self, request, token):
+        """Count the request against its address and its token in one round
+        trip, before the token is looked up (so guessing is limited too; a
+        token is counted by its digest, known before the lookup), then find
+        it."""
         token = token or ""
+        _limit(
+            (limits.API_ADDRESS, address(request)),
+            (limits.API_TOKEN, tokens.digest(token)),
+        )
         found = (
             oauth.caller_for(token)
             if token.startswith(oauth.ACCESS_PREFIX)
@@ -81,7 +95,6 @@ class TokenAuth(HttpBearer):
         translation.activate(found.user.profile.language)
         request.LANGUAGE_CODE = found.user.profile.language
         request.user = found.user
-        _limit(limits.API_TOKEN, found.pk)
         return found
 
 

@@ -34,7 +34,7 @@ import time
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +75,41 @@ def _errors() -> tuple[type[BaseException], ...]:
     return (redis.exceptions.RedisError, OSError)
 
 
+def _count_locally(local: LocMemCache, key, timeout, version) -> int:
+    """One more hit on a counter of the local fallback: ``add``, then ``incr``
+    (once more if the counter expired between the two)."""
+    for _attempt in range(2):
+        local.add(key, 0, timeout, version)
+        try:
+            return local.incr(key, 1, version)
+        except ValueError:
+            continue
+    raise ValueError(f"Key '{key}' not found")
+
+
+class KeptClientRedisCacheClient(RedisCacheClient):
+    """Django's Redis client, keeping one ``redis.Redis`` per connection pool.
+
+    Django makes a new ``redis.Redis`` for every command; building one fills
+    its table of some 170 reply handlers, about 0.2 ms of CPU, more than the
+    round trip it serves (an API request makes four). A ``redis.Redis`` is
+    safe to share between threads (each command takes a connection from the
+    pool), so one per pool is kept and reused."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, object] = {}
+
+    def get_client(self, key=None, *, write=False):
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            client = self._clients.setdefault(
+                index, self._client(connection_pool=self._get_connection_pool(write))
+            )
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         params = dict(params)
@@ -90,6 +125,7 @@ class ResilientRedisCache(RedisCache):
         options.setdefault("retry", Retry(NoBackoff(), 0))
         params["OPTIONS"] = options
         super().__init__(server, params)
+        self._class = KeptClientRedisCacheClient
         self._location = server if isinstance(server, str) else ",".join(server)
         self._state = _state_for(self._location)
         self._local = (
@@ -239,29 +275,32 @@ class ResilientRedisCache(RedisCache):
 
     def count(self, key, timeout, version=None) -> int:
         """Raise the counter ``key`` by one and return it, creating it with
-        ``timeout`` when missing: one round trip (``SET NX EX`` and ``INCR``
-        in one transaction), where ``add`` and ``incr`` take three (Django's
-        ``incr`` asks whether the key exists first). The rate limits count
-        every API request with it."""
+        ``timeout`` when missing (``count_many`` with one counter)."""
+        return self.count_many([(key, timeout)], version)[0]
+
+    def count_many(self, counters, version=None) -> list[int]:
+        """Raise each counter of ``counters`` ((key, timeout) pairs) by one
+        and return their counts, creating a missing one with its timeout: in
+        one round trip (``SET NX EX`` and ``INCR`` for each, in one
+        transaction), where ``add`` and ``incr`` take three a counter
+        (Django's ``incr`` asks whether the key exists first). The rate
+        limits count every API request with it: its address and its token
+        together."""
+        counters = list(counters)
         local = self._local
 
         def command():
-            made = self.make_and_validate_key(key, version=version)
-            pipe = self._cache.get_client(made, write=True).pipeline(transaction=True)
-            pipe.set(made, 0, ex=int(timeout), nx=True)
-            pipe.incr(made)
-            return int(pipe.execute()[1])
+            made = [(self.make_and_validate_key(key, version=version), t) for key, t in counters]
+            pipe = self._cache.get_client(made[0][0], write=True).pipeline(transaction=True)
+            for key, timeout in made:
+                pipe.set(key, 0, ex=int(timeout), nx=True)
+                pipe.incr(key)
+            return [int(count) for count in pipe.execute()[1::2]]
 
         def fallback():
             if local is None:
-                raise ValueError(f"Key '{key}' not found")
-            for _attempt in range(2):  # the counter may expire between add and incr
-                local.add(key, 0, timeout, version)
-                try:
-                    return local.incr(key, 1, version)
-                except ValueError:
-                    continue
-            raise ValueError(f"Key '{key}' not found")
+                raise ValueError(f"Key '{counters[0][0]}' not found")
+            return [_count_locally(local, key, timeout, version) for key, timeout in counters]
 
         return self._call(command, fallback)
 

@@ -54,16 +54,39 @@ LIVE_OFFER = Limit("live-offer", 1, 600)
 
 def hit(limit: Limit, *subject) -> bool:
     """Count one hit for ``subject``; True while it is within the limit."""
-    window = int(time.time() // limit.seconds)
-    key = "limit:{}:{}:{}".format(limit.name, ":".join(str(part) for part in subject), window)
-    return _count(key, limit.seconds + 5) <= limit.count
+    return past_limit((limit, *subject)) is None
+
+
+def past_limit(*hits) -> Limit | None:
+    """Count one hit for each ``(limit, *subject)`` of ``hits``, all in one
+    round trip on Redis; the first of their limits the hit took past its
+    count, or None when every one is within."""
+    now = time.time()
+    keyed = [
+        (
+            "limit:{}:{}:{}".format(
+                limit.name, ":".join(str(part) for part in subject), int(now // limit.seconds)
+            ),
+            limit.seconds + 5,
+        )
+        for limit, *subject in hits
+    ]
+    for (limit, *_subject), count in zip(hits, _count_many(keyed), strict=True):
+        if count > limit.count:
+            return limit
+    return None
+
+
+def _count_many(keyed: list[tuple[str, int]]) -> list[int]:
+    """One more hit on each counter (key, timeout): in one round trip on
+    Redis (``config.cache.ResilientRedisCache.count_many``), else ``add``
+    then ``incr`` each."""
+    if hasattr(cache, "count_many"):
+        return cache.count_many(keyed)
+    return [_count(key, timeout) for key, timeout in keyed]
 
 
 def _count(key: str, timeout: int) -> int:
-    """One more hit on the counter ``key``: in one round trip on Redis
-    (``config.cache.ResilientRedisCache.count``), else ``add`` then ``incr``."""
-    if hasattr(cache, "count"):
-        return cache.count(key, timeout)
     cache.add(key, 0, timeout=timeout)
     try:
         return cache.incr(key)

@@ -131,8 +131,8 @@ def test_parallel_hits_never_slip_under_the_limit_in_redis():
 @pytest.mark.redis
 @pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
 def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
-    """Every API request counts two limits: each is one transaction on
-    Redis, not Django's add, exists and incr (three round trips)."""
+    """A hit is one transaction on Redis, not Django's add, exists and incr
+    (three round trips)."""
     import time
 
     import redis
@@ -160,6 +160,31 @@ def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
         made = cache.make_and_validate_key(f"limit:test-trips:someone:{window}")
         ttl = redis.Redis.from_url(REDIS_URL).ttl(made)
         assert 0 < ttl <= WINDOW + 5
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_two_limits_count_in_one_round_trip_and_the_first_passed_is_named(monkeypatch):
+    """An API request counts its address and its token together: one
+    transaction for both counters, and the limit it took past its count
+    is the one named."""
+    import redis
+
+    trips = []
+    pipeline_execute = redis.client.Pipeline.execute
+
+    def counted_pipeline(self, *args, **kwargs):
+        trips.append(len(self.command_stack))
+        return pipeline_execute(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
+    wide = limits.Limit("test-wide", 3, WINDOW)
+    narrow = limits.Limit("test-narrow", 1, WINDOW)
+    with override_settings(CACHES=redis_caches()):
+        inside_one_window(window=WINDOW)
+        answers = [limits.past_limit((wide, "here"), (narrow, "me")) for _ in range(4)]
+        assert answers == [None, narrow, narrow, wide]
+        assert trips == [4] * 4, "a SET NX and an INCR per counter, both counters in one trip"
 
 
 # -- Chat, reports, matches, invitations --------------------------------------------------------
