@@ -23,6 +23,7 @@ from django.views.decorators.debug import sensitive_variables
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from oauth2_provider.scopes import BaseScopes
 
+from api import tokens
 from api.tokens import SCOPES
 from core.errors import NotFound
 
@@ -76,13 +77,20 @@ class OAuthCaller:
 @sensitive_variables("raw")
 def caller_for(raw: str) -> OAuthCaller | None:
     """The live OAuth access token ``raw`` stands for, or None (unknown,
-    revoked, expired, without a player, or the player is inactive). One query."""
+    revoked, expired, without a player, or the player is inactive): kept in
+    the cache as a personal token is (``tokens.kept_or_read``: a revocation,
+    which deletes the token, or a change to its row or its owner's ends the
+    copy at once), else one query."""
     if not raw.startswith(ACCESS_PREFIX) or len(raw) > 100:
         return None
-    found = (
-        AccessToken.objects.select_related("user", "user__profile", "application")
-        .filter(token_checksum=hashlib.sha256(raw.encode()).hexdigest())
-        .first()
+    checksum = hashlib.sha256(raw.encode()).hexdigest()
+    found, _stamp = tokens.kept_or_read(
+        checksum,
+        lambda: (
+            AccessToken.objects.select_related("user", "user__profile", "application")
+            .filter(token_checksum=checksum)
+            .first()
+        ),
     )
     if found is None or found.user is None or not found.user.is_active or found.is_expired():
         return None

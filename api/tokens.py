@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_variables
 
 from accounts.bots import is_bot_account
-from accounts.selectors import user_stamp, user_stamp_with
+from accounts.selectors import forget_preferences, user_stamp, user_stamp_with
 from api.models import ApiToken
 from core.errors import NotFound, ServiceError
 
@@ -108,7 +108,35 @@ def on_deleted(sender, instance, **kwargs) -> None:
         _forget(instance.digest)
         mark_revoked(instance.pk)
     else:
+        _forget(instance.token_checksum)
         mark_revoked(f"oauth-{instance.pk}")
+
+
+def on_oauth_saving(sender, instance, **kwargs) -> None:
+    """An OAuth access token's row changed in place (django-oauth-toolkit
+    gives a refreshed token's row a new value, scope and expiry when it does
+    not rotate it; the admin's form): once the change is committed the old
+    value's kept copy is gone, and every copy kept for its owner is made
+    again (their stamp dropped, ``accounts.selectors.forget_preferences``)."""
+    if instance.pk is None:
+        return
+    old = (
+        type(instance)
+        .objects.filter(pk=instance.pk)
+        .values_list("token_checksum", "user_id")
+        .first()
+    )
+    if old is None:
+        return
+    old_checksum, old_user = old
+
+    def after():
+        if old_checksum and old_checksum != instance.token_checksum:
+            _forget(old_checksum)
+        for user_id in {old_user, instance.user_id} - {None}:
+            forget_preferences(user_id)
+
+    transaction.on_commit(after)
 
 
 #: How long a token found in the database is reused from the cache, with its
@@ -147,18 +175,17 @@ def _forget(token_digest: str) -> None:
     _cache().set(_cache_key(token_digest), GONE, 2 * CACHE_SECONDS)
 
 
-@sensitive_variables("raw")
-def token_for(raw: str) -> ApiToken | None:
-    """The live token ``raw`` stands for, with its owner and profile, or None.
+def kept_or_read(token_digest: str, read):
+    """The token under ``token_digest`` (a personal ``ApiToken`` or an OAuth
+    ``AccessToken``, with its owner and profile) and its owner's stamp, or
+    (None, None) for no live token.
 
     From the cache when a copy read in the last ``CACHE_SECONDS`` is there
     and its owner's rows have not changed since (one round trip for both
-    once this process knows the token's owner, no query);
-    else one query, without ordering (the digest is unique), whose answer
-    is kept."""
-    if not raw.startswith(PREFIX) or len(raw) > 100:
-        return None
-    token_digest = digest(raw)
+    once this process knows the token's owner, no query); else ``read()``,
+    one query, whose answer is kept. The stamp a new copy is kept with was
+    read before that query whenever it could be, so a change of the owner's
+    rows during the query cannot hide behind a fresh stamp."""
     key = _cache_key(token_digest)
     cache = _cache()
     owner = _OWNERS.get(token_digest)
@@ -167,30 +194,43 @@ def token_for(raw: str) -> ApiToken | None:
     else:
         kept, current = cache.get(key), None
     if kept == GONE:
-        return None
-    token = None
+        return None, None
     if kept is not None:
         token, stamp = kept
         if current is None:
             current = user_stamp(token.user_id)
-        if stamp is None or stamp != current:
-            token = None
-    if token is None:
-        token = next(
+        if stamp is not None and stamp == current:
+            return token, stamp
+    token = read()
+    if token is None or token.user_id is None:
+        return None, None
+    if current is None or owner not in (None, token.user_id):
+        current = user_stamp(token.user_id)
+    if current is not None:
+        cache.add(key, (token, current), CACHE_SECONDS)
+    _remember_owner(token_digest, token.user_id)
+    return token, current
+
+
+@sensitive_variables("raw")
+def token_for(raw: str) -> ApiToken | None:
+    """The live personal token ``raw`` stands for, with its owner and
+    profile, or None: from the cache or one query (``kept_or_read``)."""
+    if not raw.startswith(PREFIX) or len(raw) > 100:
+        return None
+    token_digest = digest(raw)
+    token, stamp = kept_or_read(
+        token_digest,
+        lambda: next(
             iter(
                 ApiToken.objects.select_related("user", "user__profile")
                 .filter(digest=token_digest, revoked_at=None)
                 .order_by()[:1]
             ),
             None,
-        )
-        if token is None:
-            return None
-        stamp = user_stamp(token.user_id)
-        if stamp is not None:
-            cache.add(key, (token, stamp), CACHE_SECONDS)
-        _remember_owner(token_digest, token.user_id)
-    if not token.user.is_active:
+        ),
+    )
+    if token is None or not token.user.is_active:
         return None
     now = timezone.now()
     if token.expires_at is not None and token.expires_at <= now:
@@ -198,8 +238,9 @@ def token_for(raw: str) -> ApiToken | None:
     if token.last_used_at is None or now - token.last_used_at >= LAST_USE_GRAIN:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
-        if cache.get(key) not in (None, GONE):
-            cache.set(key, (token, stamp), CACHE_SECONDS)
+        key = _cache_key(token_digest)
+        if stamp is not None and _cache().get(key) not in (None, GONE):
+            _cache().set(key, (token, stamp), CACHE_SECONDS)
     return token
 
 

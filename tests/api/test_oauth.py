@@ -12,10 +12,11 @@ from datetime import timedelta
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
+import time_machine
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client, RequestFactory
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.views.debug import ExceptionReporter
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 
@@ -285,8 +286,10 @@ def test_an_expired_or_revoked_oauth_token_is_a_401_json_error(app, alice):
     granted = _granted(alice, app, "match:read")
     api = _bearer(granted["access_token"])
     assert api.get("/api/v1/me").status_code == 200
-    AccessToken.objects.filter(user=alice).update(expires=timezone.now() - timedelta(seconds=1))
-    _error(api.get("/api/v1/me"), 401, "bad_token")
+    # A second past its expiry, the copy of it kept a moment ago is refused too.
+    expires = AccessToken.objects.get(user=alice).expires
+    with time_machine.travel(expires + timedelta(seconds=1), tick=False):
+        _error(api.get("/api/v1/me"), 401, "bad_token")
     # The refresh token gives a new access token (and is then spent).
     refreshed = Client().post(
         "/oauth/token/",
@@ -299,11 +302,48 @@ def test_an_expired_or_revoked_oauth_token_is_a_401_json_error(app, alice):
     assert refreshed.status_code == 200, refreshed.content
     fresh = refreshed.json()["access_token"]
     assert _bearer(fresh).get("/api/v1/me").status_code == 200
+    # The old value (still within its expiry now, and kept in the cache) is refused.
+    _error(api.get("/api/v1/me"), 401, "bad_token")
     # The app revokes its own token (RFC 7009).
     revoked = Client().post("/oauth/revoke_token/", {"token": fresh, "client_id": app.client_id})
     assert revoked.status_code == 200
     _error(_bearer(fresh).get("/api/v1/me"), 401, "bad_token")
     _error(_bearer("smo_" + "x" * 43).get("/api/v1/me"), 401, "bad_token")
+
+
+def test_an_oauth_token_is_kept_like_a_personal_one_and_revoking_it_ends_the_copy(app, alice):
+    """Found once, an OAuth token is read from the cache with its owner (no
+    query for it); the owner's revocation on the tokens page still refuses
+    the very next request."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    api = _bearer(_granted(alice, app, "match:read")["access_token"])
+    assert api.get("/api/v1/me").status_code == 200
+    with CaptureQueriesContext(connection) as kept:
+        assert api.get("/api/v1/me").json()["username"] == "alice"
+    assert not [q for q in kept.captured_queries if "oauth2_provider_accesstoken" in q["sql"]]
+    oauth.revoke_app(alice, app.pk)
+    _error(api.get("/api/v1/me"), 401, "bad_token")
+
+
+def test_an_oauth_token_given_a_new_value_in_place_ends_its_kept_copy(
+    app, alice, django_capture_on_commit_callbacks
+):
+    """django-oauth-toolkit refreshes without rotating by giving the row a
+    new value: the old value, kept in the cache a moment before, is refused
+    once that is committed, and the new one works."""
+    from oauth2_provider.models import set_token_value
+
+    api = _bearer(_granted(alice, app, "match:read")["access_token"])
+    assert api.get("/api/v1/me").status_code == 200
+    token = AccessToken.objects.get(user=alice)
+    fresh = "smo_" + secrets.token_urlsafe(32)
+    with django_capture_on_commit_callbacks(execute=True):
+        set_token_value(token, fresh)
+        token.save()
+    _error(api.get("/api/v1/me"), 401, "bad_token")
+    assert _bearer(fresh).get("/api/v1/me").json()["username"] == "alice"
 
 
 def test_the_tokens_page_lists_authorized_apps_and_revokes_one(app, alice, bob):
