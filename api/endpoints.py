@@ -15,11 +15,11 @@ from api import oauth, payloads
 from api.auth import TokenAuth, address_limit, address_limited, need
 from api.errors import ApiError, body, code_of
 from api.models import IdempotentAnswer
-from core.errors import Conflict, ServiceError, StaleVersion
+from core.errors import ServiceError, StaleVersion
 from games.engine import registry
 from games.lobby import invitations, listings
 from games.lobby import services as lobby
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Seat
 from games.play import access, chat, notes, safety, services
 from players import selectors as player_selectors
 from tournaments import selectors as tournament_selectors
@@ -210,25 +210,27 @@ def act(request, pk: int, data: Act):
         kept = IdempotentAnswer.objects.kept().filter(**_answers_of(request), key=key).first()
         if kept is not None:
             return _json(request, kept.status, kept.body)
-    match = _match(request, pk)
-    me = _my_seat(match, request.auth.user)
-    if me is None:
-        raise ApiError(403, "not_a_player", _("You do not play in this match."))
-    if match.status != MatchStatus.ACTIVE:
-        raise Conflict(
-            _("This match is over.") if match.is_over else _("This match has not started.")
-        )
-    if data.version != match.version:
-        raise StaleVersion(
-            _("The game moved on while you were deciding. Here is the current position.")
-        )
-    chosen = next(
-        (item["action"] for item in payloads.legal(match, me) if item["id"] == data.action_id),
-        None,
-    )
-    if chosen is None:
+    request._api_match = pk
+    user = request.auth.user
+
+    def chosen(game, state, seat_index):
+        """The legal action with the id sent, on the position under the lock."""
+        for action in game.legal_actions(state, seat_index):
+            if payloads.action_id(action) == data.action_id:
+                return action
         raise ApiError(400, "unknown_action", _("That is not one of your legal actions now."))
-    move = services.submit_player_action(match.pk, request.auth.user, chosen, data.version)
+
+    # As the page's form move: the match is not read before the write; the
+    # move's locked read checks seat, status, version and turn, and a
+    # refusal checks access first (a private match stays a 404 to others).
+    try:
+        move = services.submit_player_action(pk, user, None, data.version, choose=chosen)
+    except ServiceError:
+        if access.stamp_for(pk, user, user_id=user.pk) is None:
+            raise Http404 from None
+        if not Seat.objects.filter(match_id=pk, user=user).exists():
+            raise ApiError(403, "not_a_player", _("You do not play in this match.")) from None
+        raise
     answer = {"version": move.seq, "match": pk}
     if key:
         try:

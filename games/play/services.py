@@ -123,7 +123,9 @@ def _save_changed(match: Match, before: dict) -> None:
     match_rows.update(match, fields)
 
 
-def submit_player_action(match: Match | int, user, action, expected_version: int) -> Move:
+def submit_player_action(
+    match: Match | int, user, action, expected_version: int, *, choose=None
+) -> Move:
     """A player's move: the entry of the match page, its htmx panel and the
     "your turn" email's link.
 
@@ -133,15 +135,19 @@ def submit_player_action(match: Match | int, user, action, expected_version: int
     ``TimeRanOut``), so a move on time reads the match once; a late one has
     the timeout applied first, in its own transaction (``time_out``), and is
     then refused with the position after the timeout.
+
+    ``choose(game, state, seat_index)``, if given, names the action from the
+    position read under the move's lock (the API's action ids): the match
+    is read once, and the action is judged on the position it is played on.
     """
     try:
-        return submit_action(match, user, action, expected_version)
+        return submit_action(match, user, action, expected_version, choose=choose)
     except TimeRanOut:
         match_id = match if isinstance(match, int) else match.pk
         if time_out(match_id):
             raise
     # Another sweeper held the match: try again, refused if still overdue.
-    return submit_action(match, user, action, expected_version)
+    return submit_action(match, user, action, expected_version, choose=choose)
 
 
 def submit_action(
@@ -154,6 +160,7 @@ def submit_action(
     actor_kind: str = ActorKind.PLAYER,
     queue_bots: bool = True,
     locked_seats: list[Seat] | None = None,
+    choose=None,
 ) -> Move:
     """Apply one action for a seat, exactly once, or refuse and change nothing.
 
@@ -192,6 +199,8 @@ def submit_action(
         game = registry.get(match.game_key)
         if seat.index not in match.seats_to_move(game):
             raise Forbidden(_("It is not your turn."))
+        if choose is not None:
+            action = choose(game, match.state, seat.index)
         try:
             new_state, events = game.apply(match.state, seat.index, action)
         except IllegalAction as error:

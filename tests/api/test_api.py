@@ -172,6 +172,10 @@ def test_bad_input_is_a_json_4xx_and_changes_nothing(started_match, nogi, make_u
     _error(client.get("/api/v1/matches/finished?page=0"), 400, "bad_input")
     stranger, _raw = _client(make_user("stranger"))
     _error(_act(stranger, started_match, "0" * 16, version), 403, "not_a_player")
+    # A seated player whose turn it is not: 403 forbidden, whatever the id.
+    waiting = next(s.user for s in started_match.seats.all() if s.user != user)
+    other, _raw = _client(waiting)
+    _error(_act(other, started_match, "0" * 16, version), 403, "forbidden")
     started_match.refresh_from_db()
     assert started_match.version == version
 
@@ -183,6 +187,7 @@ def test_another_players_private_match_is_not_admitted_to_exist(alice, bob, make
     client, _raw = _client(make_user("nosy"))
     _error(client.get(f"/api/v1/matches/{match.pk}"), 404, "not_found")
     _error(client.get(f"/api/v1/matches/{match.pk}/log"), 404, "not_found")
+    _error(_act(client, match, "0" * 16, match.version), 404, "not_found")
 
 
 def test_errors_speak_the_token_owners_language(started_match, nogi):

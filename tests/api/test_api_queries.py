@@ -91,6 +91,25 @@ def test_a_move_through_the_api_is_bounded(started_match, nogi):
     assert queries <= 30, queries
 
 
+def test_a_move_through_the_api_reads_the_match_once_under_its_lock(started_match, nogi):
+    """As the page's form move: no read before the write; the action id is
+    matched to the legal actions of the position read under the lock. With
+    the token kept, the one SELECT is that locked read."""
+    user = user_to_move(started_match, nogi)
+    _token, raw = tokens.make_token(user, "q", ["match:read", "match:play"])
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    data = client.get(f"/api/v1/matches/{started_match.pk}").json()
+    with CaptureQueriesContext(connection) as ctx:
+        answer = client.post(
+            f"/api/v1/matches/{started_match.pk}/actions",
+            data={"action_id": data["legal_actions"][0]["id"], "version": data["version"]},
+            content_type="application/json",
+        )
+    assert answer.status_code == 200, answer.content
+    selects = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(selects) == 1, selects
+
+
 def _lobby_urls():
     return [
         ("get", "/api/v1/invitations", {}),
