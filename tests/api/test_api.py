@@ -467,32 +467,19 @@ def test_a_known_token_costs_two_round_trips_to_redis(alice, started_match):
     """Once this process has found a token, a request counts its two limits
     in one transaction and reads the token's kept copy with its owner's
     stamp in one more round trip: no query for the token, two trips in all."""
-    import redis
     from django.test import override_settings
 
-    from tests.core.test_limits import REDIS_URL, _redis_is_up, redis_caches
+    from tests.core.test_limits import REDIS_URL, _redis_is_up, count_redis_trips, redis_caches
 
     if not _redis_is_up():
         pytest.skip(f"needs Redis at {REDIS_URL}")
-    trips = []
-    pipeline_execute, command = redis.client.Pipeline.execute, redis.Redis.execute_command
-
-    def counted_pipeline(self, *args, **kwargs):
-        trips.append("transaction")
-        return pipeline_execute(self, *args, **kwargs)
-
-    def counted_command(self, *args, **kwargs):
-        trips.append(args[0])
-        return command(self, *args, **kwargs)
-
     with override_settings(CACHES=redis_caches()):
         client, _raw = _client(alice, ["match:read"])
         url = f"/api/v1/matches/{started_match.pk}"
         stamp = client.get(url).json()["stamp"]
         assert client.get(url, {"since": stamp}).json()["changed"] is False
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
-            patch.setattr(redis.Redis, "execute_command", counted_command)
+            trips = count_redis_trips(patch)
             assert client.get(url, {"since": stamp}).json()["changed"] is False
     assert trips == ["transaction", "MGET"]
 

@@ -46,6 +46,27 @@ def redis_caches(prefix=None):
     }
 
 
+def count_redis_trips(monkeypatch) -> list[str]:
+    """Every round trip to Redis from now on, listed as it is made: a
+    pipeline's as "transaction", a single command's by its name."""
+    import redis
+
+    trips = []
+    pipeline_execute, command = redis.client.Pipeline.execute, redis.Redis.execute_command
+
+    def counted_pipeline(self, *args, **kwargs):
+        trips.append("transaction")
+        return pipeline_execute(self, *args, **kwargs)
+
+    def counted_command(self, *args, **kwargs):
+        trips.append(args[0])
+        return command(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
+    monkeypatch.setattr(redis.Redis, "execute_command", counted_command)
+    return trips
+
+
 def client_for(user):
     client = Client()
     client.force_login(user)
@@ -138,19 +159,7 @@ def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
     import redis
     from django.core.cache import cache
 
-    trips = []
-    pipeline_execute, command = redis.client.Pipeline.execute, redis.Redis.execute_command
-
-    def counted_pipeline(self, *args, **kwargs):
-        trips.append("transaction")
-        return pipeline_execute(self, *args, **kwargs)
-
-    def counted_command(self, *args, **kwargs):
-        trips.append(args[0])
-        return command(self, *args, **kwargs)
-
-    monkeypatch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
-    monkeypatch.setattr(redis.Redis, "execute_command", counted_command)
+    trips = count_redis_trips(monkeypatch)
     limit = limits.Limit("test-trips", 2, WINDOW)
     with override_settings(CACHES=redis_caches()):
         inside_one_window(window=WINDOW)
