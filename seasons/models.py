@@ -25,6 +25,18 @@ class SeasonStatus(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
+#: What a season cancelled at its start for want of players keeps as its
+#: reason (the season page says it in the reader's language).
+TOO_FEW_PLAYERS = "Too few players signed up."
+
+
+class AuditKind(models.TextChoices):
+    """The seasons' kind of moderation, in the one audit
+    (``games.moderation.audit``, registered when the app starts)."""
+
+    CANCEL_SEASON = "cancel_season", _("Cancel a season")
+
+
 class Season(models.Model):
     game_key = models.CharField(max_length=32)
     year = models.PositiveSmallIntegerField()

@@ -15,11 +15,19 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.refs import PlayerRef, ref_for_user
 from games.panel.build import clock_rules
 from players import selectors as players_selectors
-from seasons.models import Division, Movement, Season, SeasonEntry, SeasonStatus
+from seasons.models import (
+    TOO_FEW_PLAYERS,
+    Division,
+    Movement,
+    Season,
+    SeasonEntry,
+    SeasonStatus,
+)
 from tournaments.models import Entrant, EntrantStatus, Placement
 from tournaments.selectors import points_text
 from tournaments.standings import TableResult, ordered_standings
@@ -74,6 +82,9 @@ class SeasonPage:
     my_entry: SeasonEntry | None = None
     can_sign_up: bool = False
     can_leave: bool = False
+    # Why a cancelled season was: for want of players (in the reader's
+    # language), or the moderator's reason as written.
+    cancel_note: str = ""
 
 
 def season_page(season_id: int, viewer) -> SeasonPage | None:
@@ -94,6 +105,12 @@ def season_page(season_id: int, viewer) -> SeasonPage | None:
     page.can_leave = open_now and page.my_entry is not None
     if season.status != SeasonStatus.SIGNUP:
         page.divisions = division_tables(season, me)
+    if season.status == SeasonStatus.CANCELLED:
+        page.cancel_note = (
+            gettext("Too few players signed up.")
+            if season.cancel_reason in ("", TOO_FEW_PLAYERS)
+            else season.cancel_reason
+        )
     return page
 
 

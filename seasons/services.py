@@ -25,8 +25,17 @@ from core import limits
 from core.errors import Conflict
 from games.dispatch import outbox
 from games.engine import registry
+from games.moderation import audit
 from players.models import Rating, display_of
-from seasons.models import Division, Movement, Season, SeasonEntry, SeasonStatus
+from seasons.models import (
+    TOO_FEW_PLAYERS,
+    AuditKind,
+    Division,
+    Movement,
+    Season,
+    SeasonEntry,
+    SeasonStatus,
+)
 from tournaments import services as tournaments
 from tournaments.models import Entrant, Format, Tournament, TournamentStatus
 
@@ -168,7 +177,7 @@ def start(season_id: int, now=None) -> str:
         if len(entries) < 2:
             season.status = SeasonStatus.CANCELLED
             season.finished_at = now
-            season.cancel_reason = "Too few players signed up."
+            season.cancel_reason = TOO_FEW_PLAYERS
             season.save(update_fields=["status", "finished_at", "cancel_reason"])
             return "cancelled"
         _rate(season, entries)
@@ -428,6 +437,33 @@ def movements(division: Division, entries: list[SeasonEntry], lowest: int) -> li
             Movement.UP if entry in up else Movement.DOWN if entry in down else Movement.STAY
         )
     return ranked
+
+
+# -- Moderators ---------------------------------------------------------------------
+
+
+def cancel(moderator, season: Season, reason: str):
+    """Cancel a season in sign-up or running (audited). Its divisions'
+    tournaments not yet over are cancelled as a moderator's cancel of a
+    tournament does (their players told; matches in play go on as ordinary
+    matches), nobody moves up or down, and the next season places its
+    players from the last one that was played (``previous_season``). The
+    tournaments' moderators decide it: a season's matches are theirs."""
+    audit.require(moderator, "tournaments.moderate_tournament")
+    reason = audit.reason_of(reason)
+    with transaction.atomic():
+        season = lock(season.pk)
+        if season is None or season.status not in (SeasonStatus.SIGNUP, SeasonStatus.RUNNING):
+            raise Conflict(_("This season has already ended."))
+        for tournament_id in season.divisions.values_list("tournament_id", flat=True):
+            tournaments.cancel_with_season(tournament_id, reason)
+        season.status = SeasonStatus.CANCELLED
+        season.finished_at = timezone.now()
+        season.cancel_reason = reason[:300]
+        season.save(update_fields=["status", "finished_at", "cancel_reason"])
+        return audit.record(
+            moderator, AuditKind.CANCEL_SEASON, reason, details={"season": season.pk}
+        )
 
 
 # -- The beat ----------------------------------------------------------------------

@@ -680,6 +680,17 @@ def final_table(tournament: Tournament) -> dict:
     }
 
 
+def cancel_with_season(tournament_id: int, reason: str) -> bool:
+    """Cancel a season's division (``seasons.services.cancel``, inside its
+    transaction and audit) as a moderator's cancel does; False when it was
+    already over."""
+    tournament = lock(tournament_id)
+    if tournament is None or tournament.is_over:
+        return False
+    _cancel(tournament, reason)
+    return True
+
+
 def _cancel(tournament: Tournament, reason: str) -> None:
     tournament.status = TournamentStatus.CANCELLED
     tournament.finished_at = timezone.now()

@@ -432,6 +432,7 @@ ENDPOINTS: dict[str, Endpoint] = {
     "admin:tournaments_tournament_cancel": Endpoint(
         ("reason", "confirm"), "tournament_admin", ADMIN_ROLES
     ),
+    "admin:seasons_season_cancel": Endpoint(("reason", "confirm"), "season_admin", ADMIN_ROLES),
     "admin:tournaments_entrant_remove": Endpoint(
         ("reason", "confirm"), "entrant_admin", ADMIN_ROLES
     ),
@@ -897,7 +898,7 @@ class FuzzEveryForm(TestCase):
                 entrant = Entrant.objects.filter(tournament_id=min(pk, 10**6)).first()
                 return reverse(name, args=[entrant.pk if entrant else 10**6])
             return reverse(name, args=[pk])
-        if args in ("season", "season_page"):
+        if args in ("season", "season_page", "season_admin"):
             which, action = target
             pk = {
                 "signup": self.signup_season.pk,
@@ -992,6 +993,7 @@ TARGETS["season"] = st.tuples(
     _SEASONS, st.sampled_from(["sign-up", "leave", "withdraw", "²", "x" * 60])
 )
 TARGETS["season_page"] = st.tuples(_SEASONS, st.none())
+TARGETS["season_admin"] = st.tuples(_SEASONS, st.none())
 
 
 def _fuzz_test(name: str, endpoint: Endpoint, examples: int = EXAMPLES):
