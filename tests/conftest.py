@@ -60,6 +60,18 @@ def make_user(db):
 
 
 @pytest.fixture
+def moderator(db):
+    """A staff member in the moderators' group (``accounts.roles``)."""
+    from django.contrib.auth.models import Group
+
+    user = get_user_model().objects.create_user(
+        "mod", email="mod@example.com", password="pw", is_staff=True
+    )
+    user.groups.add(Group.objects.get(name="moderator"))
+    return user
+
+
+@pytest.fixture
 def alice(make_user):
     return make_user("alice")
 

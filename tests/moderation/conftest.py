@@ -1,15 +1,4 @@
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
-
-
-@pytest.fixture
-def moderator(db):
-    user = get_user_model().objects.create_user(
-        "mod", email="mod@example.com", password="pw", is_staff=True
-    )
-    user.groups.add(Group.objects.get(name="moderator"))
-    return user
 
 
 @pytest.fixture

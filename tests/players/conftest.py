@@ -5,22 +5,11 @@ or the moderators' and players' own paths to end them)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import transaction
 
 from games.lobby import services as lobby
 from games.models import Match, MatchStatus
 from games.play import services
-
-
-@pytest.fixture
-def moderator(db):
-    user = get_user_model().objects.create_user(
-        "mod", email="mod@example.com", password="pw", is_staff=True
-    )
-    user.groups.add(Group.objects.get(name="moderator"))
-    return user
 
 
 @pytest.fixture

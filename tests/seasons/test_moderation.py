@@ -4,8 +4,6 @@ audited, nobody moving; the desk's form; what the season page then says."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from core.errors import Conflict, Forbidden, ServiceError
@@ -19,15 +17,6 @@ from tournaments.models import TournamentStatus
 pytestmark = pytest.mark.django_db
 
 REASON = "the rules changed under it during sign-up"
-
-
-@pytest.fixture
-def moderator(db):
-    user = get_user_model().objects.create_user(
-        "mod", email="mod@example.com", password="pw", is_staff=True
-    )
-    user.groups.add(Group.objects.get(name="moderator"))
-    return user
 
 
 def test_a_running_season_is_cancelled_with_its_divisions_and_audited(season, many, moderator):

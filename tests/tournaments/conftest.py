@@ -9,8 +9,6 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,15 +16,6 @@ from games.models import Match, MatchStatus
 from games.play import services as game_services
 from tournaments import services
 from tournaments.models import Placement, Tournament
-
-
-@pytest.fixture
-def moderator(db):
-    user = get_user_model().objects.create_user(
-        "mod", email="mod@example.com", password="pw", is_staff=True
-    )
-    user.groups.add(Group.objects.get(name="moderator"))
-    return user
 
 
 @pytest.fixture
