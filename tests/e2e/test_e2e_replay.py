@@ -31,19 +31,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _finished_drakon_match(players):
+    """A two-player Drakon match played to its end by the heuristic bot. Most
+    end within 150 moves, but about one deal in forty runs past 400 (up to
+    800 in 300 seeded games): such a match is left and another one dealt."""
     game = registry.get("drakon")
-    match = lobby.create_match(user=players[0], game_key="drakon", n_seats=2)
-    lobby.join_match(user=players[1], match=match)
-    for step in range(400):
+    for _deal in range(10):
+        match = lobby.create_match(user=players[0], game_key="drakon", n_seats=2)
+        lobby.join_match(user=players[1], match=match)
+        for step in range(400):
+            match.refresh_from_db()
+            if match.status != MatchStatus.ACTIVE:
+                break
+            seat = game.current_seats(match.state)[0]
+            action = bot_choice("drakon", match.state, seat, "heuristic", f"e2e{step}")
+            services.submit_action(match, players[seat], action, match.version)
         match.refresh_from_db()
-        if match.status != MatchStatus.ACTIVE:
-            break
-        seat = game.current_seats(match.state)[0]
-        action = bot_choice("drakon", match.state, seat, "heuristic", f"e2e{step}")
-        services.submit_action(match, players[seat], action, match.version)
-    match.refresh_from_db()
-    assert match.status == MatchStatus.FINISHED
-    return match
+        if match.status == MatchStatus.FINISHED:
+            return match
+    raise AssertionError("ten Drakon deals in a row ran past 400 moves")
 
 
 def _opponents_visible_move(match, seat: int) -> tuple[int, set[str]]:
