@@ -14,9 +14,6 @@ from games.lobby import services as lobby
 from games.models import Match, MatchStatus, Seat, SeatStatus
 from games.play import reliability
 from tests.players.conftest import finish, start_match
-from tests.players.conftest import moderator as moderator_fixture
-
-moderator = moderator_fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +127,7 @@ def test_the_cap_grows_with_finished_matches():
     assert reliability.limit_for(10_000) == 100
 
 
-def test_a_player_at_the_cap_can_neither_create_nor_join(alice, bob, moderator):  # noqa: F811
+def test_a_player_at_the_cap_can_neither_create_nor_join(alice, bob, moderator):
     for _ in range(reliability.BASE_LIMIT):
         lobby.create_match(user=alice, game_key="nogi", n_seats=2)
     with pytest.raises(reliability.TooManyMatches) as refused:
