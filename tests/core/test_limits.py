@@ -149,6 +149,19 @@ def test_parallel_hits_never_slip_under_the_limit_in_redis():
         assert _hit_together(limits.Limit("test-redis", 6, WINDOW), 30) == 6
 
 
+def test_the_redis_cache_keeps_one_client_for_its_pool():
+    """Django builds a ``redis.Redis`` for every command (its reply table
+    alone costs about 0.2 ms); the cache keeps one per connection pool.
+    Building a client connects nowhere, so no Redis is needed."""
+    from django.core.cache import caches
+
+    with override_settings(CACHES=redis_caches()):
+        backend = caches["default"]._cache
+        first = backend.get_client("a")
+        assert backend.get_client("b", write=True) is first
+        assert first.connection_pool is backend._get_connection_pool(True)
+
+
 @pytest.mark.redis
 @pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
 def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
