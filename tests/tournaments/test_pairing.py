@@ -236,6 +236,25 @@ def _avoidable(ids, apart) -> bool:
     return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == len(ids)
 
 
+def test_the_bye_goes_to_the_one_entrant_whose_bye_keeps_every_blocked_pair_apart():
+    """Seven entrants; 6 is kept apart from all six others and has had two
+    byes, so the bye's first tries (the one in line, then those kept apart
+    from someone with fewer byes) all leave 6 to be paired with someone it
+    blocked. Only 6's bye keeps every pair apart, and 6 gets it."""
+    history = pairing.History()
+    history.byes[6] = 2
+    history.apart = {frozenset((6, other)) for other in range(6)} | {
+        frozenset((0, 1)),
+        frozenset((2, 3)),
+        frozenset((4, 5)),
+    }
+    players = [pairing.Standing(p, 0, 1000 + 10 * p) for p in range(7)]
+    tables, bye = pairing.swiss_pairs(players, history)
+    assert bye == 6
+    assert sorted(p for table in tables for p in table) == [0, 1, 2, 3, 4, 5]
+    assert not [table for table in tables if frozenset(table) in history.apart]
+
+
 @given(
     n=st.integers(2, 24),
     seed=st.integers(0, 10**6),
