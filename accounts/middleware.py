@@ -30,6 +30,10 @@ def apply_profile_preferences(request) -> None:
 
 
 def _deferred(request) -> bool:
+    if request.path_info.startswith("/api/"):
+        # The API speaks its token owner's language (``api.auth``), never a
+        # session's, so it is spared resolving its address a second time.
+        return True
     try:
         view = resolve(request.path_info).func
     except Resolver404:

@@ -56,31 +56,44 @@ def _stamp_key(user_id) -> str:
     return f"user-stamp:{user_id}"
 
 
-def user_stamp(user_id) -> str | None:
+def user_stamp(user_id) -> int | None:
     """A mark that changes whenever the player's user or profile row is
     saved (``forget_preferences`` drops it): a copy of either kept in the
     cache elsewhere (the API's token lookup, ``api.tokens``) is good only
     while the stamp it was made with is still the current one. None when
-    the cache cannot keep one (Redis out of reach): nothing is then reused."""
+    the cache cannot keep one (Redis out of reach): nothing is then reused.
+    A random number, which the cache keeps as it is (nothing to unpickle on
+    every API request)."""
     cache = caches[settings.SESSION_CACHE_ALIAS]
     key = _stamp_key(user_id)
     found = cache.get(key)
     if found is None:
         import secrets
 
-        cache.add(key, secrets.token_hex(8), PREFERENCES_TIMEOUT)
+        cache.add(key, secrets.randbits(62), PREFERENCES_TIMEOUT)
         found = cache.get(key)
     return found
 
 
-def user_stamp_with(user_id, key) -> tuple[object, str | None]:
+def user_stamp_with(user_id, key) -> tuple[object, int | None]:
     """The cache's value under ``key`` (or None) and ``user_stamp(user_id)``,
     in one round trip when the stamp is there (``get_many``): the API's
     token lookup reads its kept copy and its owner's stamp together."""
-    stamp_key = _stamp_key(user_id)
-    found = caches[settings.SESSION_CACHE_ALIAS].get_many([key, stamp_key])
-    stamp = found.get(stamp_key)
-    return found.get(key), stamp if stamp is not None else user_stamp(user_id)
+    found = caches[settings.SESSION_CACHE_ALIAS].get_many([key, stamp_key(user_id)])
+    return found.get(key), user_stamp_among(found, user_id)
+
+
+def stamp_key(user_id) -> str:
+    """The key of ``user_stamp(user_id)`` in the sessions' cache, for a
+    caller that reads it together with other keys."""
+    return _stamp_key(user_id)
+
+
+def user_stamp_among(found: dict, user_id) -> int | None:
+    """``user_stamp(user_id)`` from ``found`` (values already read from the
+    sessions' cache by key), or read or made afresh when it is not there."""
+    stamp = found.get(_stamp_key(user_id))
+    return stamp if stamp is not None else user_stamp(user_id)
 
 
 def lookalike_groups() -> list[tuple[str, list[Profile]]]:

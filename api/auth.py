@@ -1,8 +1,8 @@
 """Who is calling: the bearer token, its scopes, its limits and its language.
 
 Every request is counted against its address and, when it carries one,
-against its token, in one round trip and before the token is looked up
-(so guessing tokens is limited too). The owner's
+against its token, before the token is looked up (so guessing tokens is
+limited too), in one round trip that also reads the token's kept copy. The owner's
 language is activated, so every message the services give is in it.
 """
 
@@ -26,10 +26,11 @@ def address(request) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
-def _limit(*hits) -> None:
-    """Count each ``(limit, *subject)`` of ``hits`` (one round trip), or
-    refuse (429) naming the first limit passed."""
-    passed = limits.past_limit(*hits)
+def _limit(*hits, reading=()) -> dict:
+    """Count each ``(limit, *subject)`` of ``hits``, or refuse (429) naming
+    the first limit passed; in the same round trip, what the tokens' cache
+    holds under the keys ``reading`` (by key)."""
+    passed, found = limits.past_limit_reading(hits, tokens.kept_cache(), reading)
     if passed is not None:
         raise ApiError(
             429,
@@ -38,6 +39,7 @@ def _limit(*hits) -> None:
             limit=passed.name,
             retry_after=limits.retry_after(passed),
         )
+    return found
 
 
 def address_limit(request) -> None:
@@ -69,26 +71,32 @@ class TokenAuth(HttpBearer):
 
     @sensitive_variables()
     def __call__(self, request):
-        found = super().__call__(request)
-        if found is None:  # no bearer token: counted against the address alone
+        """As ninja's ``HttpBearer``, from ``request.META`` (not building
+        ``request.headers`` for this one header); a request without a
+        bearer token is counted against its address alone."""
+        scheme, _space, token = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+        if scheme.lower() != self.openapi_scheme:
             address_limit(request)
-        return found
+            return None
+        return self.authenticate(request, token)
 
     @sensitive_variables("token")
     def authenticate(self, request, token):
-        """Count the request against its address and its token in one round
-        trip, before the token is looked up (so guessing is limited too; a
-        token is counted by its digest, known before the lookup), then find
-        it."""
+        """Count the request against its address and its token, before the
+        token is looked up (so guessing is limited too; a token is counted
+        by its digest, known before the lookup), and read the token's kept
+        copy in the same round trip; then find it."""
         token = token or ""
-        _limit(
+        token_digest = tokens.digest(token)
+        kept = _limit(
             (limits.API_ADDRESS, address(request)),
-            (limits.API_TOKEN, tokens.digest(token)),
+            (limits.API_TOKEN, token_digest),
+            reading=tokens.kept_keys(token_digest),
         )
         found = (
-            oauth.caller_for(token)
+            oauth.caller_for(token, kept)
             if token.startswith(oauth.ACCESS_PREFIX)
-            else tokens.token_for(token)
+            else tokens.token_for(token, kept)
         )
         if found is None:
             raise ApiError(401, "bad_token", _("This token is unknown, revoked or expired."))

@@ -75,12 +75,13 @@ class OAuthCaller:
 
 
 @sensitive_variables("raw")
-def caller_for(raw: str) -> OAuthCaller | None:
+def caller_for(raw: str, kept_values: dict | None = None) -> OAuthCaller | None:
     """The live OAuth access token ``raw`` stands for, or None (unknown,
     revoked, expired, without a player, or the player is inactive): kept in
     the cache as a personal token is (``tokens.kept_or_read``: a revocation,
     which deletes the token, or a change to its row or its owner's ends the
-    copy at once), else one query."""
+    copy at once), else one query. ``kept_values`` as for
+    ``tokens.token_for``."""
     if not raw.startswith(ACCESS_PREFIX) or len(raw) > 100:
         return None
     checksum = hashlib.sha256(raw.encode()).hexdigest()
@@ -91,6 +92,7 @@ def caller_for(raw: str) -> OAuthCaller | None:
             .filter(token_checksum=checksum)
             .first()
         ),
+        kept_values,
     )
     if found is None or found.user is None or not found.user.is_active or found.is_expired():
         return None

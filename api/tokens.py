@@ -16,7 +16,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.debug import sensitive_variables
 
 from accounts.bots import is_bot_account
-from accounts.selectors import forget_preferences, user_stamp, user_stamp_with
+from accounts.selectors import (
+    forget_preferences,
+    stamp_key,
+    user_stamp,
+    user_stamp_among,
+    user_stamp_with,
+)
 from api.models import ApiToken
 from core.errors import NotFound, ServiceError
 
@@ -32,8 +38,10 @@ SCOPES = {
 #: What a person's token may carry: ``bot:play`` is a bot account's alone
 #: (``accounts.bots``).
 HUMAN_SCOPES = [scope for scope in SCOPES if scope != "bot:play"]
-# ``last_used_at`` is written at most this often per token, not on every request.
-LAST_USE_GRAIN = timedelta(minutes=1)
+# ``last_used_at`` is written at most this often per token, not on every
+# request: the profile's list tells a token in use from a forgotten one, and a
+# write an hour keeps a bot's steady requests from costing one each.
+LAST_USE_GRAIN = timedelta(hours=1)
 MAX_TOKENS = 20
 
 
@@ -141,8 +149,11 @@ def on_oauth_saving(sender, instance, **kwargs) -> None:
 
 #: How long a token found in the database is reused from the cache, with its
 #: owner and profile: a revocation ends it at once (``_forget``), a change to
-#: the owner's user or profile row too (``accounts.selectors.user_stamp``).
-CACHE_SECONDS = 60
+#: the owner's user or profile row too (``accounts.selectors.user_stamp``),
+#: and its expiry is checked on the copy; so this bounds only how long an
+#: unused copy takes room, and ten minutes spares a correspondence bot,
+#: which asks every few minutes, a query on most requests.
+CACHE_SECONDS = 600
 #: What the cache keeps of a revoked or deleted token (under the same key).
 GONE = "gone"
 
@@ -175,7 +186,25 @@ def _forget(token_digest: str) -> None:
     _cache().set(_cache_key(token_digest), GONE, 2 * CACHE_SECONDS)
 
 
-def kept_or_read(token_digest: str, read):
+def kept_cache():
+    """The cache the tokens' copies are kept in (the sessions' alias: no
+    copy local to one process, which could outlive a revocation)."""
+    return _cache()
+
+
+def kept_keys(token_digest: str) -> list[str]:
+    """What ``kept_or_read`` reads from ``cache()`` for this token: its kept
+    copy, and its owner's stamp once this process knows whose it is. The
+    API reads them in the round trip that counts the request
+    (``api.auth``) and hands them over as ``kept``."""
+    owner = _OWNERS.get(token_digest)
+    keys = [_cache_key(token_digest)]
+    if owner is not None:
+        keys.append(stamp_key(owner))
+    return keys
+
+
+def kept_or_read(token_digest: str, read, kept_values: dict | None = None):
     """The token under ``token_digest`` (a personal ``ApiToken`` or an OAuth
     ``AccessToken``, with its owner and profile) and its owner's stamp, or
     (None, None) for no live token.
@@ -185,11 +214,17 @@ def kept_or_read(token_digest: str, read):
     once this process knows the token's owner, no query); else ``read()``,
     one query, whose answer is kept. The stamp a new copy is kept with was
     read before that query whenever it could be, so a change of the owner's
-    rows during the query cannot hide behind a fresh stamp."""
+    rows during the query cannot hide behind a fresh stamp.
+
+    ``kept_values``: what was already read of ``kept_keys(token_digest)``
+    (by key), instead of reading it here."""
     key = _cache_key(token_digest)
     cache = _cache()
     owner = _OWNERS.get(token_digest)
-    if owner is not None:  # the copy and the owner's stamp in one round trip
+    if kept_values is not None:  # read by the caller, in its own round trip
+        kept = kept_values.get(key)
+        current = None if owner is None else user_stamp_among(kept_values, owner)
+    elif owner is not None:  # the copy and the owner's stamp in one round trip
         kept, current = user_stamp_with(owner, key)
     else:
         kept, current = cache.get(key), None
@@ -213,35 +248,53 @@ def kept_or_read(token_digest: str, read):
 
 
 @sensitive_variables("raw")
-def token_for(raw: str) -> ApiToken | None:
+def token_for(raw: str, kept_values: dict | None = None) -> ApiToken | None:
     """The live personal token ``raw`` stands for, with its owner and
-    profile, or None: from the cache or one query (``kept_or_read``)."""
+    profile, or None: from the cache or one query (``kept_or_read``, which
+    ``kept_values`` is handed to)."""
     if not raw.startswith(PREFIX) or len(raw) > 100:
         return None
     token_digest = digest(raw)
-    token, stamp = kept_or_read(
-        token_digest,
-        lambda: next(
+
+    def read():
+        found = next(
             iter(
                 ApiToken.objects.select_related("user", "user__profile")
                 .filter(digest=token_digest, revoked_at=None)
                 .order_by()[:1]
             ),
             None,
-        ),
-    )
-    if token is None or not token.user.is_active:
+        )
+        if found is not None and _usable(found):
+            _note_use(found)  # before the copy is kept, so it is kept with it
+        return found
+
+    token, stamp = kept_or_read(token_digest, read, kept_values)
+    if token is None or not _usable(token):
         return None
-    now = timezone.now()
-    if token.expires_at is not None and token.expires_at <= now:
-        return None
-    if token.last_used_at is None or now - token.last_used_at >= LAST_USE_GRAIN:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-        token.last_used_at = now
+    if _note_use(token):  # a kept copy older than the grain: kept again with the use
         key = _cache_key(token_digest)
         if stamp is not None and _cache().get(key) not in (None, GONE):
             _cache().set(key, (token, stamp), CACHE_SECONDS)
     return token
+
+
+def _usable(token: ApiToken) -> bool:
+    """Whether a live token may act: its owner active, its expiry not passed."""
+    if not token.user.is_active:
+        return False
+    return token.expires_at is None or token.expires_at > timezone.now()
+
+
+def _note_use(token: ApiToken) -> bool:
+    """Write ``token``'s last use when the one it holds is older than
+    ``LAST_USE_GRAIN`` (or it has none); whether it was written."""
+    now = timezone.now()
+    if token.last_used_at is not None and now - token.last_used_at < LAST_USE_GRAIN:
+        return False
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    token.last_used_at = now
+    return True
 
 
 def scopes_for(user) -> list[tuple[str, str]]:

@@ -87,6 +87,24 @@ def _count_locally(local: LocMemCache, key, timeout, version) -> int:
     raise ValueError(f"Key '{key}' not found")
 
 
+#: ``count_and_get`` on the server: ARGV[1] counters first among KEYS, each
+#: created at 0 with its expiry (ARGV[i + 1] seconds) when missing and raised
+#: by one; then the value under each remaining key (false, a nil reply, when
+#: there is none). One command for what took a transaction and a GET.
+_COUNT_AND_GET = """
+local counters = tonumber(ARGV[1])
+local answer = {}
+for i = 1, counters do
+  redis.call('SET', KEYS[i], 0, 'EX', ARGV[i + 1], 'NX')
+  answer[i] = redis.call('INCR', KEYS[i])
+end
+for i = counters + 1, #KEYS do
+  answer[i] = redis.call('GET', KEYS[i])
+end
+return answer
+"""
+
+
 class KeptClientRedisCacheClient(RedisCacheClient):
     """Django's Redis client, keeping one ``redis.Redis`` per connection pool.
 
@@ -126,6 +144,7 @@ class ResilientRedisCache(RedisCache):
         params["OPTIONS"] = options
         super().__init__(server, params)
         self._class = KeptClientRedisCacheClient
+        self._script = None
         self._location = server if isinstance(server, str) else ",".join(server)
         self._state = _state_for(self._location)
         self._local = (
@@ -281,28 +300,59 @@ class ResilientRedisCache(RedisCache):
     def count_many(self, counters, version=None) -> list[int]:
         """Raise each counter of ``counters`` ((key, timeout) pairs) by one
         and return their counts, creating a missing one with its timeout: in
-        one round trip (``SET NX EX`` and ``INCR`` for each, in one
-        transaction), where ``add`` and ``incr`` take three a counter
-        (Django's ``incr`` asks whether the key exists first). The rate
-        limits count every API request with it: its address and its token
-        together."""
+        one round trip (``count_and_get`` reading nothing), where ``add`` and
+        ``incr`` take three a counter (Django's ``incr`` asks whether the key
+        exists first)."""
+        return self.count_and_get(counters, version=version)[0]
+
+    def count_and_get(self, counters, reader=None, keys=(), version=None):
+        """``count_many``'s counts, and the values ``reader`` (a cache of
+        this class) holds under ``keys``, as its ``get_many`` gives them:
+        one command, one round trip, when ``reader`` is on the same Redis
+        server (a Lua script: for each counter ``SET NX EX`` then ``INCR``,
+        then a ``GET`` for each key; atomic, as the transaction it replaces).
+        The API counts a request's address and token and reads the token's
+        kept copy with it. A ``reader`` elsewhere is read after the count."""
         counters = list(counters)
+        keys = list(keys)
+        if keys and getattr(reader, "_location", None) != self._location:
+            return self.count_and_get(counters, version=version)[0], reader.get_many(keys)
         local = self._local
 
         def command():
-            made = [(self.make_and_validate_key(key, version=version), t) for key, t in counters]
-            pipe = self._cache.get_client(made[0][0], write=True).pipeline(transaction=True)
-            for key, timeout in made:
-                pipe.set(key, 0, ex=int(timeout), nx=True)
-                pipe.incr(key)
-            return [int(count) for count in pipe.execute()[1::2]]
+            made = [self.make_and_validate_key(key, version=version) for key, _t in counters]
+            read = [reader.make_and_validate_key(key) for key in keys]
+            client = self._cache.get_client(made[0] if made else None, write=True)
+            answer = self._count_and_get_script(client)(
+                keys=made + read,
+                args=[len(made), *(int(timeout) for _key, timeout in counters)],
+                client=client,
+            )
+            loads = reader._cache._serializer.loads if keys else None
+            found = {
+                key: loads(value)
+                for key, value in zip(keys, answer[len(made) :], strict=True)
+                if value is not None
+            }
+            return [int(count) for count in answer[: len(made)]], found
 
         def fallback():
             if local is None:
                 raise ValueError(f"Key '{counters[0][0]}' not found")
-            return [_count_locally(local, key, timeout, version) for key, timeout in counters]
+            counts = [_count_locally(local, key, timeout, version) for key, timeout in counters]
+            return counts, {}
 
         return self._call(command, fallback)
+
+    def _count_and_get_script(self, client):
+        """The Lua script of ``count_and_get`` (its SHA-1 worked out once;
+        ``Script`` loads it into a server that does not know it yet)."""
+        script = self._script
+        if script is None:
+            from redis.commands.core import Script
+
+            script = self._script = Script(client, _COUNT_AND_GET)
+        return script
 
     def delete(self, key, version=None):
         local = self._local

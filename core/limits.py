@@ -2,8 +2,8 @@
 
 Each limit counts hits in fixed windows (``count`` per ``seconds``) under a
 cache key per subject and window. On Redis (production, CACHE_URL) one
-transaction creates the counter with its expiry if missing and raises it
-(``config.cache.ResilientRedisCache.count``: one round trip); in Django's
+script creates the counter with its expiry if missing and raises it
+(``config.cache.ResilientRedisCache.count_and_get``: one round trip); in Django's
 local-memory cache (the embedded default, which one runserver process
 shares between its threads) ``cache.add`` creates it and ``cache.incr``
 raises it. Both are atomic, so parallel requests can never all slip under
@@ -61,6 +61,13 @@ def past_limit(*hits) -> Limit | None:
     """Count one hit for each ``(limit, *subject)`` of ``hits``, all in one
     round trip on Redis; the first of their limits the hit took past its
     count, or None when every one is within."""
+    return past_limit_reading(hits)[0]
+
+
+def past_limit_reading(hits, reader=None, keys=()) -> tuple[Limit | None, dict]:
+    """``past_limit(*hits)``, and what the cache ``reader`` holds under
+    ``keys`` (its ``get_many``), in the same round trip on Redis: the API
+    reads a token's kept copy while it counts the token's request."""
     now = time.time()
     keyed = [
         (
@@ -71,19 +78,22 @@ def past_limit(*hits) -> Limit | None:
         )
         for limit, *subject in hits
     ]
-    for (limit, *_subject), count in zip(hits, _count_many(keyed), strict=True):
+    counts, found = _count_and_get(keyed, reader, list(keys))
+    for (limit, *_subject), count in zip(hits, counts, strict=True):
         if count > limit.count:
-            return limit
-    return None
+            return limit, found
+    return None, found
 
 
-def _count_many(keyed: list[tuple[str, int]]) -> list[int]:
-    """One more hit on each counter (key, timeout): in one round trip on
-    Redis (``config.cache.ResilientRedisCache.count_many``), else ``add``
-    then ``incr`` each."""
-    if hasattr(cache, "count_many"):
-        return cache.count_many(keyed)
-    return [_count(key, timeout) for key, timeout in keyed]
+def _count_and_get(keyed: list[tuple[str, int]], reader, keys: list) -> tuple[list[int], dict]:
+    """One more hit on each counter (key, timeout), and ``reader``'s values
+    under ``keys``: in one round trip on Redis
+    (``config.cache.ResilientRedisCache.count_and_get``), else ``add`` then
+    ``incr`` each counter and a ``get_many``."""
+    if hasattr(cache, "count_and_get"):
+        return cache.count_and_get(keyed, reader, keys)
+    counts = [_count(key, timeout) for key, timeout in keyed]
+    return counts, reader.get_many(keys) if keys else {}
 
 
 def _count(key: str, timeout: int) -> int:

@@ -1,7 +1,10 @@
 """The public API: tokens, scopes, reading and playing a match, errors, limits."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.selectors import forget_preferences
@@ -45,6 +48,41 @@ def test_a_token_is_shown_once_and_kept_only_as_a_digest(alice):
     assert stored.last_used_at is None
     Client(HTTP_AUTHORIZATION=f"Bearer {raw}").get("/api/v1/me")
     assert ApiToken.objects.get(pk=token.pk).last_used_at is not None
+
+
+def test_a_tokens_last_use_is_written_once_an_hour_and_kept_with_its_copy(alice, api_cache):
+    """The first use writes the token's last use before its copy is kept,
+    so the next requests read neither the token nor write its use; an hour
+    later (the copy long gone) the use is written again. A refused token's
+    use is never written."""
+    import time_machine
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    token, raw = tokens.make_token(alice, "bot", ["match:read"])
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        assert client.get("/api/v1/me").status_code == 200
+        first = ApiToken.objects.get(pk=token.pk).last_used_at
+        assert first == start
+    with time_machine.travel(start + timedelta(minutes=5), tick=False):
+        with CaptureQueriesContext(connection) as later:
+            assert client.get("/api/v1/me").status_code == 200
+        assert not [q for q in later.captured_queries if "api_apitoken" in q["sql"]]
+    with time_machine.travel(start + timedelta(minutes=59), tick=False):
+        assert client.get("/api/v1/me").status_code == 200
+        assert ApiToken.objects.get(pk=token.pk).last_used_at == first
+    with time_machine.travel(start + timedelta(hours=1, minutes=1), tick=False):
+        assert client.get("/api/v1/me").status_code == 200
+        assert ApiToken.objects.get(pk=token.pk).last_used_at == start + timedelta(
+            hours=1, minutes=1
+        )
+    expired, expired_raw = tokens.make_token(alice, "old", ["match:read"], days=1)
+    with time_machine.travel(start + timedelta(days=2), tick=False):
+        response = Client(HTTP_AUTHORIZATION=f"Bearer {expired_raw}").get("/api/v1/me")
+        _error(response, 401, "bad_token")
+    assert ApiToken.objects.get(pk=expired.pk).last_used_at is None
 
 
 @pytest.mark.parametrize("scopes", [[], ["match:kill"], ["match:read", "nope"]])
@@ -200,6 +238,27 @@ def test_errors_speak_the_token_owners_language(started_match, nogi):
     )
     _error(response, 403, "missing_scope")
     assert "zakresu" in response.json()["error"]["message"]
+
+
+def test_the_api_speaks_its_token_owners_language_never_a_sessions(alice, bob):
+    """A browser's session rides along with an API request: the answer still
+    speaks the token owner's language (with no token, the request's own),
+    never the signed-in session's profile language."""
+    alice.profile.language = "pl"
+    alice.profile.save()
+    bob.profile.language = "cs"
+    bob.profile.save()
+    _client(bob)  # bob's token is not used: he has one, like a bot's author
+    client, _raw = _client(alice, ["match:read"], HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(bob)
+    response = client.post("/api/v1/matches/1/resign", {}, content_type="application/json")
+    _error(response, 403, "missing_scope")
+    assert "zakresu" in response.json()["error"]["message"]  # alice's Polish
+    anonymous = Client(HTTP_ACCEPT_LANGUAGE="en")
+    anonymous.force_login(bob)
+    answer = anonymous.get("/api/v1/no-such-thing")
+    _error(answer, 404, "not_found")
+    assert answer.json()["error"]["message"] == "There is no such address in the API."
 
 
 def test_a_token_past_its_limit_gets_429_with_retry_after(alice, monkeypatch):
@@ -463,10 +522,10 @@ def api_cache(request):
 
 
 @pytest.mark.redis
-def test_a_known_token_costs_two_round_trips_to_redis(alice, started_match):
+def test_a_known_token_costs_one_round_trip_to_redis(alice, started_match):
     """Once this process has found a token, a request counts its two limits
-    in one transaction and reads the token's kept copy with its owner's
-    stamp in one more round trip: no query for the token, two trips in all."""
+    and reads the token's kept copy with its owner's stamp in one command:
+    no query for the token, one round trip in all."""
     from django.test import override_settings
 
     from tests.core.test_limits import REDIS_URL, _redis_is_up, count_redis_trips, redis_caches
@@ -481,11 +540,11 @@ def test_a_known_token_costs_two_round_trips_to_redis(alice, started_match):
         with pytest.MonkeyPatch.context() as patch:
             trips = count_redis_trips(patch)
             assert client.get(url, {"since": stamp}).json()["changed"] is False
-    assert trips == ["transaction", "MGET"]
+    assert trips == ["EVALSHA"]
 
 
 def test_a_kept_token_still_answers_to_revocation_and_its_owners_changes(alice, bob, api_cache):
-    """The lookup keeps a token it found in the cache for a minute; revoking
+    """The lookup keeps a token it found in the cache for ten minutes; revoking
     it, deleting it, deactivating its owner or changing the owner's profile
     (language, bot account) still take effect on the very next request."""
     from django.db import connection

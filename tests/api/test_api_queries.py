@@ -60,7 +60,7 @@ def _more_matches(alice, bob, n):
 def test_every_endpoint_is_bounded_and_does_not_grow(started_match, nogi, alice, bob, carol):
     _token, raw = tokens.make_token(alice, "q", list(tokens.HUMAN_SCOPES))
     client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
-    client.get("/api/v1/me")  # the token's first use is written (then once a minute)
+    client.get("/api/v1/me")  # the token's first use is written (then once an hour)
     # A few moves and matches first (the lists then hold rows of each kind), then more.
     for _ in range(3):
         play_one(started_match, nogi)
@@ -189,7 +189,7 @@ def test_the_lobby_and_ladder_endpoints_are_bounded_and_do_not_grow(
 def test_the_apis_poll_is_the_pages_one_query(started_match, alice):
     """``GET /api/v1/matches/<pk>?since=<stamp>`` while nothing changed: the
     token is kept in the cache after its first use (its last use written at
-    most once a minute), so the answer costs the poll's own stamp check."""
+    most once an hour), so the answer costs the poll's own stamp check."""
     _token, raw = tokens.make_token(alice, "q", ["match:read"])
     client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
     stamp = client.get(f"/api/v1/matches/{started_match.pk}").json()["stamp"]

@@ -165,19 +165,20 @@ def test_the_redis_cache_keeps_one_client_for_its_pool():
 @pytest.mark.redis
 @pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
 def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
-    """A hit is one transaction on Redis, not Django's add, exists and incr
-    (three round trips)."""
+    """A hit is one command on Redis (the counting script), not Django's
+    add, exists and incr (three round trips) nor a transaction."""
     import time
 
     import redis
     from django.core.cache import cache
 
-    trips = count_redis_trips(monkeypatch)
     limit = limits.Limit("test-trips", 2, WINDOW)
     with override_settings(CACHES=redis_caches()):
         inside_one_window(window=WINDOW)
+        limits.hit(limits.Limit("test-warm", 5, WINDOW), "first")  # the script loaded
+        trips = count_redis_trips(monkeypatch)
         assert [limits.hit(limit, "someone") for _ in range(3)] == [True, True, False]
-        assert trips == ["transaction"] * 3
+        assert trips == ["EVALSHA"] * 3
         window = int(time.time() // WINDOW)
         made = cache.make_and_validate_key(f"limit:test-trips:someone:{window}")
         ttl = redis.Redis.from_url(REDIS_URL).ttl(made)
@@ -188,25 +189,72 @@ def test_a_hit_on_redis_is_one_round_trip_and_its_counter_expires(monkeypatch):
 @pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
 def test_two_limits_count_in_one_round_trip_and_the_first_passed_is_named(monkeypatch):
     """An API request counts its address and its token together: one
-    transaction for both counters, and the limit it took past its count
-    is the one named."""
-    import redis
-
-    trips = []
-    pipeline_execute = redis.client.Pipeline.execute
-
-    def counted_pipeline(self, *args, **kwargs):
-        trips.append(len(self.command_stack))
-        return pipeline_execute(self, *args, **kwargs)
-
-    monkeypatch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
+    command for both counters, and the limit it took past its count is the
+    one named."""
     wide = limits.Limit("test-wide", 3, WINDOW)
     narrow = limits.Limit("test-narrow", 1, WINDOW)
     with override_settings(CACHES=redis_caches()):
         inside_one_window(window=WINDOW)
+        limits.hit(limits.Limit("test-warm", 5, WINDOW), "first")  # the script loaded
+        trips = count_redis_trips(monkeypatch)
         answers = [limits.past_limit((wide, "here"), (narrow, "me")) for _ in range(4)]
         assert answers == [None, narrow, narrow, wide]
-        assert trips == [4] * 4, "a SET NX and an INCR per counter, both counters in one trip"
+        assert trips == ["EVALSHA"] * 4, "both counters in one trip"
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_counting_reads_the_sessions_cache_in_the_same_round_trip(monkeypatch):
+    """``past_limit_reading`` counts and reads another alias's keys on the
+    same server in one command, giving the values as that alias's
+    ``get_many`` would (pickled objects, numbers, missing keys left out)."""
+    from django.core.cache import caches
+
+    limit = limits.Limit("test-read", 2, WINDOW)
+    with override_settings(CACHES=redis_caches()):
+        inside_one_window(window=WINDOW)
+        sessions = caches["sessions"]
+        sessions.set("kept", {"a": (1, "two")}, 60)
+        sessions.set("number", 7, 60)
+        limits.hit(limits.Limit("test-warm", 5, WINDOW), "first")  # the script loaded
+        trips = count_redis_trips(monkeypatch)
+        answers = [
+            limits.past_limit_reading([(limit, "me")], sessions, ["kept", "number", "absent"])
+            for _ in range(3)
+        ]
+        expected = {"kept": {"a": (1, "two")}, "number": 7}
+        assert answers == [(None, expected), (None, expected), (limit, expected)]
+        assert trips == ["EVALSHA"] * 3
+        assert sessions.get_many(["kept", "number", "absent"]) == expected
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not _redis_is_up(), reason=f"needs Redis at {REDIS_URL}")
+def test_the_counting_script_is_loaded_again_into_a_server_that_forgot_it():
+    """After Redis restarts (its scripts are not kept) the next hit loads
+    the script again and counts as before."""
+    import redis
+
+    limit = limits.Limit("test-flush", 5, WINDOW)
+    with override_settings(CACHES=redis_caches()):
+        inside_one_window(window=WINDOW)
+        assert limits.past_limit((limit, "me")) is None
+        redis.Redis.from_url(REDIS_URL).script_flush()
+        assert [limits.hit(limit, "me") for _ in range(5)] == [True, True, True, True, False]
+
+
+def test_counting_reads_the_other_cache_in_local_memory_too():
+    """Without Redis the counts come from the local cache and the values
+    from the reader's ``get_many``, as on Redis."""
+    from django.core.cache import caches
+
+    limit = limits.Limit("test-local-read", 1, WINDOW)
+    inside_one_window(window=WINDOW)
+    caches["sessions"].set("kept-here", "copy", 60)
+    first = limits.past_limit_reading(
+        [(limit, uuid.uuid4().hex)], caches["sessions"], ["kept-here"]
+    )
+    assert first == (None, {"kept-here": "copy"})
 
 
 # -- Chat, reports, matches, invitations --------------------------------------------------------

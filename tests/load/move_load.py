@@ -12,7 +12,9 @@ What it does, all on this machine (127.0.0.1 only):
    service layer (names carry a run id; nothing existing is touched), and a
    logged-in session for every user directly in the session table.
 3. Starts gunicorn (several sync worker processes) with DEBUG=false on a
-   free port, waits until it answers and warms the workers up.
+   free port, waits until it answers and warms the workers up (a match page
+   and an API read in each), then uses every player's token once, as the
+   phases before the form moves use every player's session.
 4. With a fixed number of client threads, measures in turn:
    - ``/readyz`` (one query, no session: the baseline every figure is divided
      by) if the site has it, else ``/healthz`` (no query),
@@ -552,9 +554,31 @@ def main() -> int:
             player = g.players[game.current_seats(g.state)[0]]
             status, _body = request("GET", port, f"/m/{g.pk}/", headers={"Cookie": player.cookie})
             assert status == 200, f"match page answered {status}"
+            # The API's path too (its first answers in a worker), as the pages'.
+            status, _body = request(
+                "GET",
+                port,
+                f"/api/v1/matches/{g.pk}",
+                headers={"Authorization": f"Bearer {player.bearer}"},
+            )
+            assert status == 200, f"the API's read answered {status}"
 
         with ThreadPoolExecutor(args.concurrency) as pool:
             list(pool.map(warm, games[: 8 * args.server_workers]))
+
+        # Every player's token used once, as every player's session is by
+        # the phases before the form moves (the htmx moves and the polls):
+        # both then measure a player who has been here before, and neither
+        # the token's first use (its lookup, its last use written) nor the
+        # session's first read (from the database) lands in a timed phase.
+        def first_use(player: Player) -> None:
+            status, _body = request(
+                "GET", port, "/api/v1/me", headers={"Authorization": f"Bearer {player.bearer}"}
+            )
+            assert status == 200, f"the API's /me answered {status}"
+
+        with ThreadPoolExecutor(args.concurrency) as pool:
+            list(pool.map(first_use, [p for g in games for p in g.players]))
         to_move = games[0].players[game.current_seats(games[0].state)[0]]
         status, body = request(
             "GET", port, f"/m/{games[0].pk}/", headers={"Cookie": to_move.cookie}
