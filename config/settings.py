@@ -314,7 +314,8 @@ MEDIA_URL = "/media/"
 # and its form. Larger bodies are refused with a 400 saying so.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
 MEDIA_ROOT = env("MEDIA_ROOT", default=str(BASE_DIR / "var" / "media"))
-# In production (DEBUG=false) `collectstatic` writes every file under a name
+# In production (DEBUG=false) `collectstatic` minifies the site's own scripts
+# (config/storage.py) and writes every file under a name
 # that carries its hash, with gzip and Brotli copies (Brotli: the `brotli`
 # package), and WhiteNoise, or the proxy in deploy/, serves them with
 # far-future cache headers; in development files come straight from the
@@ -325,7 +326,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "config.storage.MinifiedCompressedManifestStaticFilesStorage"
         )
     },
 }

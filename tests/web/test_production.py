@@ -244,6 +244,36 @@ def test_static_files_are_served_hashed_and_compressed_with_debug_off(gunicorn_p
     assert secure.getheader("Strict-Transport-Security").startswith("max-age=31536000")
 
 
+def test_the_sites_scripts_are_collected_minified_and_still_valid(gunicorn_production):
+    """``collectstatic`` minifies the site's own scripts (config/storage.py)
+    before hashing and compressing them: the page names the minified file,
+    it is smaller than the source, holds none of its comments, and Node.js
+    still parses it. htmx is collected as it came."""
+    import shutil
+
+    port, static_root = gunicorn_production
+    response, body = _get(port, "/accounts/login/", **{"X-Forwarded-Proto": "https"})
+    script = re.search(r'src="/static/(js/smoki\.[0-9a-f]{12}\.js)"', body.decode()).group(1)
+    collected = (static_root / script).read_text()
+    source = (BASE_DIR / "static/js/smoki.js").read_text()
+    assert len(collected) < 0.7 * len(source)
+    assert "Smoki's small script" in source and "Smoki's small script" not in collected
+    assert "//" not in collected.replace("://", "")
+    for written in (BASE_DIR / "static/js").glob("*.js"):
+        copies = list((static_root / "js").glob(f"{written.stem}.*{written.suffix}"))
+        assert copies and all(len(c.read_text()) < len(written.read_text()) for c in copies)
+    import django_htmx
+
+    package = Path(django_htmx.__file__).parent / "static/django_htmx/htmx-2.min.js"
+    assert (static_root / "django_htmx/htmx-2.min.js").read_bytes() == package.read_bytes()
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs Node.js to parse the minified scripts")
+    for copy in (static_root / "js").glob("*.js"):
+        checked = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True)
+        assert checked.returncode == 0, (copy.name, checked.stderr)
+
+
 def test_brotli_copies_written_and_served_and_pages_gzipped(gunicorn_production):
     """The production storage writes a Brotli copy beside each compressible
     file (the `brotli` package), and a browser accepting Brotli gets it.
