@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -155,6 +156,12 @@ def load_cold(browser, base: str, path: str, session: str | None, identity: bool
     if session:
         context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
     page = context.new_page()
+    # A match page opens its live stream once loaded. Production serves the
+    # streams from their own server (deploy/: uvicorn behind the proxy);
+    # here the stream would hold one of gunicorn's two workers for minutes
+    # and hold the next pages back, so it is refused: it is no part of the
+    # page's weight (a stream never finishes) nor of its first paint.
+    page.route(re.compile(r"/m/\d+/events"), lambda route: route.abort())
     page.add_init_script(LCP_SCRIPT)
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")

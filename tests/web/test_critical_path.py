@@ -1,7 +1,7 @@
 """The critical path of a page on a slow phone (issue 40, item 6): nothing in
 the head holds the first paint back on the network, and a list's first
-thumbnail, the lobby's largest content, is fetched at once while the rest wait
-for layout (docs/performance.md, "Critical path")."""
+thumbnail, the lobby's largest content, is fetched at once (named in the
+head) while the rest wait for layout (docs/performance.md, "Critical path")."""
 
 from __future__ import annotations
 
@@ -67,6 +67,19 @@ def test_only_the_first_thumbnail_of_my_matches_is_fetched_at_once(alice):
         assert 'loading="lazy"' in later and "fetchpriority" not in later
     # Every one keeps its size, so nothing moves when the pictures arrive.
     assert all('width="160" height="120"' in thumb for thumb in thumbs)
+    # The first is named in the head, so it is fetched from the page's first
+    # bytes on, before the scripts and the other pictures are found.
+    first = re.search(r'src="([^"]+)"', thumbs[0]).group(1)
+    head = head_of(client.get("/").content.decode())
+    preloads = re.findall(r'<link rel="preload"[^>]*>', head)
+    assert preloads == [f'<link rel="preload" as="image" href="{first}" fetchpriority="high">']
+
+
+def test_a_page_without_a_board_picture_preloads_nothing(client, alice):
+    signed_in = Client()
+    signed_in.force_login(alice)  # no match yet
+    for page in (client.get("/"), signed_in.get("/"), client.get("/watch/")):
+        assert 'rel="preload"' not in head_of(page.content.decode())
 
 
 def test_an_htmx_request_for_a_whole_page_gets_the_link_not_the_inline_sheet(client):
