@@ -193,10 +193,10 @@ def kept_cache():
 
 
 def kept_keys(token_digest: str) -> list[str]:
-    """What ``kept_or_read`` reads from ``cache()`` for this token: its kept
+    """What ``kept_or_read`` reads from ``kept_cache()`` for this token: its kept
     copy, and its owner's stamp once this process knows whose it is. The
     API reads them in the round trip that counts the request
-    (``api.auth``) and hands them over as ``kept``."""
+    (``api.auth``) and hands them over as ``kept_values``."""
     owner = _OWNERS.get(token_digest)
     keys = [_cache_key(token_digest)]
     if owner is not None:
