@@ -48,11 +48,13 @@ def preferences(user) -> dict:
 
 def forget_preferences(user_id) -> None:
     caches[settings.SESSION_CACHE_ALIAS].delete_many(
-        [_preferences_key(user_id), _stamp_key(user_id)]
+        [_preferences_key(user_id), stamp_key(user_id)]
     )
 
 
-def _stamp_key(user_id) -> str:
+def stamp_key(user_id) -> str:
+    """The key of ``user_stamp(user_id)`` in the sessions' cache, for a
+    caller that reads it together with other keys."""
     return f"user-stamp:{user_id}"
 
 
@@ -65,7 +67,7 @@ def user_stamp(user_id) -> int | None:
     A random number, which the cache keeps as it is (nothing to unpickle on
     every API request)."""
     cache = caches[settings.SESSION_CACHE_ALIAS]
-    key = _stamp_key(user_id)
+    key = stamp_key(user_id)
     found = cache.get(key)
     if found is None:
         import secrets
@@ -83,16 +85,10 @@ def user_stamp_with(user_id, key) -> tuple[object, int | None]:
     return found.get(key), user_stamp_among(found, user_id)
 
 
-def stamp_key(user_id) -> str:
-    """The key of ``user_stamp(user_id)`` in the sessions' cache, for a
-    caller that reads it together with other keys."""
-    return _stamp_key(user_id)
-
-
 def user_stamp_among(found: dict, user_id) -> int | None:
     """``user_stamp(user_id)`` from ``found`` (values already read from the
     sessions' cache by key), or read or made afresh when it is not there."""
-    stamp = found.get(_stamp_key(user_id))
+    stamp = found.get(stamp_key(user_id))
     return stamp if stamp is not None else user_stamp(user_id)
 
 
