@@ -8,12 +8,14 @@ is missing (and in CI, where ``SMOKI_STRICT=1``, a skip counts as a failure).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from django.core.management.base import CommandError
 from django.db import connection, connections
-from django.test.testcases import LiveServerThread
+from django.test.testcases import LiveServerThread, TransactionTestCase
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -59,8 +61,40 @@ class _OneRequestAtATime(LiveServerThread.server_class):
         super().set_app(one_at_a_time)
 
 
+FLUSH_TRIES = 50
+FLUSH_PAUSE = 0.1  # seconds: a stream's look at the match takes a millisecond
+
+
+def _flush_between_looks(teardown):
+    """Empty the test database once no other connection is reading it.
+
+    A match page's live stream outlives its test by a few seconds: the
+    server notices the closed browser only at its next write, and until
+    then it looks at the match every ``LIVE_PROBE_SECONDS`` from a thread
+    with a connection of its own. In-memory SQLite's shared cache locks a
+    table while such a read is under way, and it does not wait: the test's
+    flush failed with "couldn't be flushed" (database table is locked), and
+    the next test met the last one's players. The flush is one transaction,
+    so a failed try changed nothing and is simply made again.
+    """
+
+    def flush_when_free(self):
+        for attempt in range(FLUSH_TRIES):
+            try:
+                return teardown(self)
+            except CommandError as error:
+                if "couldn't be flushed" not in str(error) or attempt == FLUSH_TRIES - 1:
+                    raise
+                time.sleep(FLUSH_PAUSE)
+
+    return flush_when_free
+
+
 if connection.vendor == "sqlite":
     LiveServerThread.server_class = _OneRequestAtATime
+    TransactionTestCase._fixture_teardown = _flush_between_looks(
+        TransactionTestCase._fixture_teardown
+    )
 
 
 @pytest.fixture
