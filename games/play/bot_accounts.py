@@ -27,6 +27,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -37,6 +38,28 @@ from core.errors import Forbidden
 from games.models import Match, MatchStatus, Seat
 
 DAY = timedelta(days=1)
+#: The first key of the PostgreSQL advisory locks that serialise one bot
+#: account's count of the day (the second is its user id).
+DAY_COUNT_LOCK = 0x5B07_DA1
+
+
+def hold_days_of(user_ids) -> None:
+    """Count the day of these bot accounts one transaction at a time, until
+    the caller's transaction ends.
+
+    The checks run under the lock of the match being joined (or the
+    tournament being entered), but the same bot joining two matches at once
+    holds two different locks: each read a day with room for one more match
+    and both went in, one past the limit. On PostgreSQL each account's count
+    now waits for a transaction-level advisory lock, taken in the order of
+    the ids so that two joins never wait for each other in a circle; no
+    other code takes these locks. SQLite lets one writer in at a time.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for user_id in sorted(set(user_ids)):
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [DAY_COUNT_LOCK, user_id])
 
 
 def daily_limit() -> int:
@@ -97,6 +120,7 @@ def require_room_for_tournament(user, tournament) -> None:
         return
     limit = daily_limit()
     more = tournament_matches_ahead_of(tournament)
+    hold_days_of([user.pk])
     if bot_matches_today(user.pk) + committed(user.pk) + more > limit:
         raise Forbidden(
             ngettext(
@@ -134,6 +158,7 @@ def require_may_take_seat(match: Match, user) -> None:
     if not seated or not all(bot for _id, _name, bot in seated):
         return  # a person at the table: not a match between bots
     limit = daily_limit()
+    hold_days_of([user.pk] + [user_id for user_id, _name, _bot in seated])
     for user_id, username in [(user.pk, user.username)] + [(i, n) for i, n, _b in seated]:
         played = bot_matches_today(user_id, exclude_match=match.pk)
         promised = committed(user_id)

@@ -33,7 +33,7 @@ from tests.match_race import (
     started_match,
     to_move,
 )
-from tests.postgres_race import MODES, ONLY_ON_POSTGRES
+from tests.postgres_race import MODES, ONLY_ON_POSTGRES, race
 
 pytestmark = ONLY_ON_POSTGRES
 
@@ -95,3 +95,54 @@ def test_twelve_simultaneous_chat_messages_store_only_the_limit():
         thread.join()
     assert sorted(outcomes).count("stored") == limits.CHAT.count
     assert ChatMessage.objects.filter(match=match, user=user).count() == limits.CHAT.count
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_account_joining_two_matches_at_once_stays_within_its_day(mode, settings):
+    """Each join holds its own match's lock, so the day's count of the bot
+    account needs its own (``bot_accounts.hold_days_of``): without it both
+    joins read a day with room for one more match and both went in."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from accounts import bots
+    from core.errors import Forbidden
+    from games.lobby import services as lobby
+    from games.play import bot_accounts
+
+    settings.SMOKI = {**settings.SMOKI, "BOT_MATCHES_PER_DAY": 2}
+    accounts = {}
+    for name in ("racer", "rival", "host1", "host2"):
+        user = get_user_model().objects.create_user(name, f"{name}@example.com", "pw")
+        bots.become_bot(user)
+        accounts[name] = get_user_model().objects.select_related("profile").get(pk=user.pk)
+    racer = accounts["racer"]
+    earlier = lobby.create_match(user=accounts["rival"], game_key="nogi", n_seats=2, rated=False)
+    lobby.join_match(user=racer, match=earlier)
+    assert bot_accounts.bot_matches_today(racer.pk) == 1
+    tables = [
+        lobby.create_match(user=accounts[host], game_key="nogi", n_seats=2, rated=False)
+        for host in ("host1", "host2")
+    ]
+
+    def hold():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", [bot_accounts.DAY_COUNT_LOCK, racer.pk]
+            )
+
+    def join(i: int):
+        def attempt():
+            return lobby.join_match(
+                user=get_user_model().objects.get(pk=racer.pk),
+                match=Match.objects.get(pk=tables[i].pk),
+            )
+
+        return attempt
+
+    results = race([join(0), join(1)], mode, hold)
+
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1, results
+    assert isinstance(refused[0], Forbidden) and "for today" in str(refused[0])
+    assert bot_accounts.bot_matches_today(racer.pk) == 2
