@@ -4,6 +4,8 @@ audited, nobody moving; the desk's form; what the season page then says."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from core.errors import Conflict, Forbidden, ServiceError
@@ -124,3 +126,58 @@ def test_the_desks_words_exist_in_polish_and_czech():
         )
     with translation.override("cs"):
         assert translation.gettext("Cancel the season") == "Zrušit sezónu"
+
+
+def _desk_page_queries(client, url: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries), response.content.decode()
+
+
+def test_the_cancel_page_reads_as_much_for_a_large_season_as_for_a_small_one(
+    client, season, many, moderator
+):
+    """The page names the season and asks for the reason: it reads neither
+    its entries nor its divisions, whatever their number."""
+    client.force_login(moderator)
+    url = reverse("admin:seasons_season_cancel", args=[season.pk])
+    signed_up(season, many[:3])
+    few, _page = _desk_page_queries(client, url)
+    signed_up(season, many[3:])
+    after_sign_up, _page = _desk_page_queries(client, url)
+    begin(season)
+    season.refresh_from_db()
+    assert season.status == SeasonStatus.RUNNING and season.divisions.count() >= 2
+    running, page = _desk_page_queries(client, url)
+    assert few == after_sign_up == running
+    assert str(season) in page
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "description"),
+    [
+        ("en", "Cancel the season", "nobody moves up or down"),
+        ("pl", "Odwołaj sezon", None),
+        ("cs", "Zrušit sezónu", None),
+    ],
+)
+def test_the_cancel_page_speaks_the_moderators_language(
+    client, season, moderator, language, title, description
+):
+    from django.utils import translation
+
+    moderator.profile.language = language
+    moderator.profile.save()
+    client.force_login(moderator)
+    page = client.get(reverse("admin:seasons_season_cancel", args=[season.pk])).content.decode()
+    assert title in page and page.count("<h1") == 1  # headed once
+    english = (
+        "Its divisions' tournaments are cancelled with it; matches in play go on "
+        "as ordinary matches, and nobody moves up or down."
+    )
+    with translation.override(language):
+        said = translation.gettext(english)
+    assert (description or said) in page.replace("&#x27;", "'")
+    if language != "en":
+        assert said != english  # translated, not the English left in place
