@@ -2,6 +2,7 @@
 
     uv run python tests/load/page_weight.py            # or: make page-weight
     uv run python tests/load/page_weight.py --prodlike      # through make prodlike's Caddy
+    uv run python tests/load/page_weight.py --against 64c3d3e   # beside another commit's site
 
 Starts gunicorn with DEBUG=false (static files collected, hashed and
 compressed, served by WhiteNoise) on a fresh SQLite database with the demo's
@@ -18,7 +19,14 @@ body as they travelled) and the Largest Contentful Paint.
 Each page is loaded twice in turn: as the browser asks for it, and with
 ``Accept-Encoding: identity`` (nothing compressed, as before pages were
 compressed), the baseline measured in the same run; the last lines give each
-page's bytes and LCP as a ratio to it. Exits 1 if a page weighs more than
+page's bytes and LCP as a ratio to it.
+
+With ``--against REV`` the same pages are also loaded, in turn with this
+code's, from a second site serving the commit ``REV`` (its files extracted
+with ``git archive``, the same interpreter and packages, its own database
+and demo): on a shared machine an LCP moves with the load by more than most
+changes move it, so a change is judged by the ratio of the two, measured
+within the same minutes. Exits 1 if a page weighs more than
 ``--max-kb`` (50) on the wire or paints its largest content after
 ``--max-lcp`` (0.6 s).
 """
@@ -31,8 +39,10 @@ import re
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -67,6 +77,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--latency", type=float, default=150, help="round trip added, ms")
     parser.add_argument("--cpu", type=float, default=4, help="CPU slowdown factor")
     parser.add_argument("--runs", type=int, default=3, help="loads of each page, each mode")
+    parser.add_argument(
+        "--against", metavar="REV", help="also serve this git revision; print the ratios to it"
+    )
     parser.add_argument("--max-kb", type=float, default=50)
     parser.add_argument("--max-lcp", type=float, default=0.6)
     return parser.parse_args()
@@ -96,17 +109,28 @@ def site_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def start_site(tmp: Path):
+def tree_at(revision: str, into: Path) -> Path:
+    """The repository's files as they were at ``revision``, extracted under ``into``."""
+    archive = into / "tree.tar"
+    subprocess.run(
+        ["git", "-C", str(BASE_DIR), "archive", "-o", str(archive), revision], check=True
+    )
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "tree", filter="data")
+    return into / "tree"
+
+
+def start_site(tmp: Path, tree: Path = BASE_DIR):
     env = site_env(tmp)
     manage = [sys.executable, "manage.py"]
     for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"], ["demo", "-v0"]):
-        subprocess.run([*manage, *command], cwd=BASE_DIR, env=env, check=True)
+        subprocess.run([*manage, *command], cwd=tree, env=env, check=True)
     port = free_port()
     log = open(tmp / "gunicorn.log", "w")  # noqa: SIM115 - closed with the server
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi:application", f"--bind={HOST}:{port}"]
         + ["--workers=2", "--log-level=warning"],
-        cwd=BASE_DIR,
+        cwd=tree,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -120,7 +144,9 @@ def start_site(tmp: Path):
     return server, port, env
 
 
-def demo_session_and_matches(env: dict[str, str]) -> tuple[str, list[tuple[str, int]]]:
+def demo_session_and_matches(
+    env: dict[str, str], tree: Path = BASE_DIR
+) -> tuple[str, list[tuple[str, int]]]:
     """A session of the demo's alice, and her demo match of each game."""
     code = (
         "import django; django.setup()\n"
@@ -138,13 +164,26 @@ def demo_session_and_matches(env: dict[str, str]) -> tuple[str, list[tuple[str, 
     )
     out = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=BASE_DIR,
+        cwd=tree,
         env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
     return out[0], [(out[i], int(out[i + 1])) for i in range(1, len(out), 2)]
+
+
+@dataclass
+class Site:
+    """A running site to measure: its address, alice's session and her match of each game."""
+
+    base: str
+    session: str | None
+    matches: dict[str, int]
+
+    def path(self, page: tuple[str, str, bool, str | None]) -> str:
+        _name, path, _signed_in, game_key = page
+        return f"/m/{self.matches[game_key]}/" if game_key else path
 
 
 # -- The phone ----------------------------------------------------------------------------
@@ -197,10 +236,9 @@ def main() -> int:
     args = parse_args()
     from playwright.sync_api import sync_playwright
 
-    server = None
+    servers = []
     tmp = Path(tempfile.mkdtemp(prefix="smoki-weight-"))
     if args.prodlike:
-        base = args.url.rstrip("/")
         env = site_env(tmp)
         env["DATABASE_URL"] = args.database_url
         env["SECRET_KEY"] = (Path(args.prodlike) / "secret_key").read_text().strip()
@@ -208,56 +246,94 @@ def main() -> int:
             [sys.executable, "manage.py", "demo", "-v0"], cwd=BASE_DIR, env=env, check=True
         )
         session, matches = demo_session_and_matches(env)
+        site = Site(args.url.rstrip("/"), session, dict(matches))
     else:
-        server, port, env = start_site(tmp)
-        base = f"http://{HOST}:{port}"
-        session, matches = demo_session_and_matches(env)
+        site = start_measured_site(tmp, BASE_DIR, servers)
+    against = None
+    if args.against:
+        (tmp / "against").mkdir()
+        tree = tree_at(args.against, tmp / "against")
+        against = start_measured_site(tmp / "against", tree, servers)
     pages = [
-        ("lobby (anonymous)", "/", False),
-        ("log in", "/accounts/login/", False),
-        ("watch", "/watch/", False),
-        ("about", "/about/", False),
-        ("how to play Nogi", "/games/nogi/how-to-play/", False),
-        ("leaderboards", "/leaderboards/", False),
+        ("lobby (anonymous)", "/", False, None),
+        ("log in", "/accounts/login/", False, None),
+        ("watch", "/watch/", False, None),
+        ("about", "/about/", False, None),
+        ("how to play Nogi", "/games/nogi/how-to-play/", False, None),
+        ("leaderboards", "/leaderboards/", False, None),
     ]
-    if session:
-        pages.append(("lobby (signed in)", "/", True))
-        pages += [(f"match: {key}", f"/m/{pk}/", True) for key, pk in matches]
+    if site.session:
+        pages.append(("lobby (signed in)", "/", True, None))
+        pages += [(f"match: {key}", "", True, key) for key in site.matches]
+    if against is not None:
+        pages = [page for page in pages if not page[3] or page[3] in against.matches]
     results = []
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
             )
-            for name, path, signed_in in pages:
-                measured = {True: [], False: []}
-                for _ in range(args.runs):
-                    for identity in (True, False):
-                        cookie = session if signed_in else None
-                        measured[identity].append(
-                            load_cold(browser, base, path, cookie, identity, args)
-                        )
-                results.append((name, measured))
+            for each in [site] if against is None else [site, against]:
+                warm_up(browser, each, args)
+            for page in pages:
+                results.append((page[0], measure(browser, page, site, against, args)))
             browser.close()
     finally:
-        if server is not None:
+        for server in servers:
             server.terminate()
             server.wait(timeout=20)
+    return report(results, args)
+
+
+def start_measured_site(tmp: Path, tree: Path, servers: list) -> Site:
+    server, port, env = start_site(tmp, tree)
+    servers.append(server)
+    session, matches = demo_session_and_matches(env, tree)
+    return Site(f"http://{HOST}:{port}", session, dict(matches))
+
+
+def warm_up(browser, site: Site, args) -> None:
+    """Each of gunicorn's two workers serves a page and draws a board once
+    (a process's first picture reads the fonts), so no measured page pays
+    for a process's first minute."""
+    for _ in range(2):
+        load_cold(browser, site.base, "/", site.session, False, args)
+
+
+def measure(browser, page, site: Site, against: Site | None, args) -> dict[str, list]:
+    """``args.runs`` cold loads of ``page`` and as many of its baseline, in
+    turn (the order swapped every run): with ``against``, the same page from
+    that site; otherwise the same page asked for with nothing compressed."""
+    _name, _path, signed_in, _game = page
+    measured = {"this": [], "baseline": []}
+    for run in range(args.runs):
+        turns = [("this", site), ("baseline", against or site)]
+        for label, where in turns if run % 2 == 0 else reversed(turns):
+            identity = label == "baseline" and against is None
+            session = where.session if signed_in else None
+            measured[label].append(
+                load_cold(browser, where.base, where.path(page), session, identity, args)
+            )
+    return measured
+
+
+def report(results, args) -> int:
+    baseline = f"at {args.against}" if args.against else "nothing compressed"
     print(
         f"slow phone: {args.kbits:g} kbit/s, {args.latency:g} ms, CPU /{args.cpu:g};"
-        f" median of {args.runs} cold loads each"
+        f" median of {args.runs} cold loads each; the baseline: {baseline}"
     )
-    print(f"{'page':24} {'requests':>8} {'KB':>7} {'LCP s':>6}   {'KB raw':>7} {'LCP raw':>7}")
+    print(f"{'page':24} {'requests':>8} {'KB':>7} {'LCP s':>6}   {'KB base':>7} {'LCP base':>8}")
     failures = []
     for name, measured in results:
-        requests_ = statistics.median(r[0] for r in measured[False])
-        kb = statistics.median(r[1] for r in measured[False]) / 1000
-        lcp = statistics.median(r[2] for r in measured[False])
-        raw_kb = statistics.median(r[1] for r in measured[True]) / 1000
-        raw_lcp = statistics.median(r[2] for r in measured[True])
+        requests_ = statistics.median(r[0] for r in measured["this"])
+        kb = statistics.median(r[1] for r in measured["this"]) / 1000
+        lcp = statistics.median(r[2] for r in measured["this"])
+        base_kb = statistics.median(r[1] for r in measured["baseline"]) / 1000
+        base_lcp = statistics.median(r[2] for r in measured["baseline"])
         print(
-            f"{name:24} {requests_:8.0f} {kb:7.1f} {lcp:6.2f}   {raw_kb:7.1f} {raw_lcp:7.2f}"
-            f"   bytes x{kb / raw_kb:.2f}, LCP x{lcp / raw_lcp:.2f}"
+            f"{name:24} {requests_:8.0f} {kb:7.1f} {lcp:6.2f}   {base_kb:7.1f} {base_lcp:8.2f}"
+            f"   bytes x{kb / base_kb:.2f}, LCP x{lcp / base_lcp:.2f}"
         )
         if kb > args.max_kb:
             failures.append(f"{name}: {kb:.1f} KB on the wire (at most {args.max_kb:g})")
