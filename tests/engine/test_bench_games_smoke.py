@@ -24,3 +24,23 @@ def test_the_rollout_workload_counts_its_rollouts_and_repeats_its_play(monkeypat
     assert bench.rollout_workload("nogi", positions=2)[2] == digest
     monkeypatch.setitem(bench.ROLLOUT_ITERATIONS, "nogi", 5)
     assert bench.rollout_workload("nogi", positions=2)[2] != digest
+
+
+def test_the_reference_commit_is_in_the_repository():
+    """``make bench-games`` extracts its baseline's rules with ``git archive``:
+    a reference the history no longer holds stopped it in a fresh clone."""
+    import subprocess
+
+    import pytest
+
+    bench = _load()
+    repository = ["git", "-C", str(SCRIPT.parents[2])]
+    shallow = subprocess.run(
+        [*repository, "rev-parse", "--is-shallow-repository"], capture_output=True, text=True
+    )
+    if shallow.stdout.strip() != "false":
+        pytest.xfail("a shallow clone (or no git) holds no older commit; nor can the bench run")
+    found = subprocess.run(
+        [*repository, "cat-file", "-e", f"{bench.REFERENCE}^{{commit}}"], capture_output=True
+    )
+    assert found.returncode == 0, f"{bench.REFERENCE} is not a commit of this repository"

@@ -21,12 +21,13 @@ Each page is loaded twice in turn: as the browser asks for it, and with
 compressed), the baseline measured in the same run; the last lines give each
 page's bytes and LCP as a ratio to it.
 
-With ``--against REV`` the same pages are also loaded, in turn with this
-code's, from a second site serving the commit ``REV`` (its files extracted
-with ``git archive``, the same interpreter and packages, its own database
-and demo): on a shared machine an LCP moves with the load by more than most
-changes move it, so a change is judged by the ratio of the two, measured
-within the same minutes. Exits 1 if a page weighs more than
+With ``--against REV`` the baseline is instead the same page from a second
+site serving the commit ``REV`` (its files extracted with ``git archive``,
+the same interpreter and packages, its own database and demo), loaded in
+turn with this code's: on a shared machine an LCP moves with the load by
+more than most changes move it, so a change is judged by the ratio of the
+two, measured within the same minutes. Each site first serves two
+signed-in lobbies (a worker's first board picture reads the fonts). Exits 1 if a page weighs more than
 ``--max-kb`` (50) on the wire or paints its largest content after
 ``--max-lcp`` (0.6 s).
 """
@@ -39,7 +40,6 @@ import re
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass
@@ -49,6 +49,7 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(BASE_DIR))
 
 from tests.load.move_load import HOST, SECRET_KEY, free_port, request  # noqa: E402
+from tests.load.revisions import tree_at  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 LCP_SCRIPT = """
@@ -107,17 +108,6 @@ def site_env(tmp: Path) -> dict[str, str]:
         LOG_LEVEL="WARNING",
     )
     return env
-
-
-def tree_at(revision: str, into: Path) -> Path:
-    """The repository's files as they were at ``revision``, extracted under ``into``."""
-    archive = into / "tree.tar"
-    subprocess.run(
-        ["git", "-C", str(BASE_DIR), "archive", "-o", str(archive), revision], check=True
-    )
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
 
 
 def start_site(tmp: Path, tree: Path = BASE_DIR):
@@ -251,8 +241,7 @@ def main() -> int:
         site = start_measured_site(tmp, BASE_DIR, servers)
     against = None
     if args.against:
-        (tmp / "against").mkdir()
-        tree = tree_at(args.against, tmp / "against")
+        tree = tree_at(args.against, tmp / "against" / "tree")
         against = start_measured_site(tmp / "against", tree, servers)
     pages = [
         ("lobby (anonymous)", "/", False, None),

@@ -1,5 +1,6 @@
 """Sixteen simultaneous moves for the same position through the service:
-exactly one is applied. And twelve simultaneous chat messages: the limit holds.
+exactly one is applied. Twelve simultaneous chat messages: the limit holds.
+And one bot account joining two matches at once: its day's limit holds.
 
 Every thread has its own PostgreSQL connection and submits a legal move for
 the seat to move with the same expected version. ``submit_action`` locks the
@@ -21,10 +22,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
 
-from core.errors import StaleVersion
+from accounts import bots
+from core.errors import Forbidden, StaleVersion
+from games.lobby import services as lobby
 from games.models import Match
-from games.play import services
+from games.play import bot_accounts, services
 from tests.match_race import (
     N_THREADS,
     check_log_and_state,
@@ -102,14 +107,6 @@ def test_a_bot_account_joining_two_matches_at_once_stays_within_its_day(mode, se
     """Each join holds its own match's lock, so the day's count of the bot
     account needs its own (``bot_accounts.hold_days_of``): without it both
     joins read a day with room for one more match and both went in."""
-    from django.contrib.auth import get_user_model
-    from django.db import connection
-
-    from accounts import bots
-    from core.errors import Forbidden
-    from games.lobby import services as lobby
-    from games.play import bot_accounts
-
     settings.SMOKI = {**settings.SMOKI, "BOT_MATCHES_PER_DAY": 2}
     accounts = {}
     for name in ("racer", "rival", "host1", "host2"):
