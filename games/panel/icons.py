@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 DATA = Path(__file__).with_name("game_icons.json")
 
@@ -31,15 +31,17 @@ def names() -> list[str]:
     return sorted(collection()["icons"])
 
 
-@cache
-def sprite() -> bytes:
-    """Every icon as a ``<symbol id="<name>">`` of one SVG file, served at
-    ``/icons.svg`` (``views.icon_sprite``) and cached by browsers for a year."""
+@lru_cache(maxsize=16)
+def sprite(names: tuple[str, ...] | None = None) -> bytes:
+    """Every icon, or only those ``names``, as a ``<symbol id="<name>">`` of one
+    SVG file, served at ``/icons.svg`` (``views.icon_sprite``) and cached by
+    browsers for a year. An unknown name is a KeyError."""
     data = collection()
     box = data["size"]
+    wanted = sorted(data["icons"]) if names is None else names
     symbols = "".join(
-        f'<symbol id="{name}" viewBox="0 0 {box} {box}">{icon["body"]}</symbol>'
-        for name, icon in sorted(data["icons"].items())
+        f'<symbol id="{name}" viewBox="0 0 {box} {box}">{data["icons"][name]["body"]}</symbol>'
+        for name in wanted
     )
     return f'<svg xmlns="http://www.w3.org/2000/svg">{symbols}</svg>'.encode()
 
@@ -56,11 +58,15 @@ def symbols(wanted) -> str:
     )
 
 
-@cache
-def sprite_url() -> str:
-    """The sprite's address, named by its content: a new icon set is a new URL,
-    so a year-long browser cache never shows an old picture."""
-    return f"{reverse('icon_sprite')}?v={hashlib.sha256(sprite()).hexdigest()[:12]}"
+@lru_cache(maxsize=16)
+def sprite_url(names: tuple[str, ...] | None = None) -> str:
+    """The address of the sprite of every icon, or of only ``names`` (a page
+    that shows a few icons outside any board: the lobby's game cards), named
+    by its content: a new icon set is a new URL, so a year-long browser cache
+    never shows an old picture."""
+    digest = hashlib.sha256(sprite(names)).hexdigest()[:12]
+    only = "" if names is None else f"icons={','.join(names)}&"
+    return f"{reverse('icon_sprite')}?{only}v={digest}"
 
 
 @lru_cache(maxsize=4096)
@@ -71,7 +77,7 @@ def svg(
     y: float | None = None,
     color: str = "currentColor",
     css: str = "",
-    inline: bool = False,
+    sprite_of: tuple[str, ...] | None = None,
 ) -> SafeString:
     """The icon as an ``<svg>``: nested in a board's SVG at ``x``, ``y`` (its units), or
     inline in HTML. Decorative: the piece or room it decorates carries the words.
@@ -82,14 +88,18 @@ def svg(
     path is 1 to 3.5 kB. Cached: a board draws the same icons at the same places
     on every page.
 
-    ``inline`` draws the paths in place instead, for an icon a page shows once
-    outside any board (the lobby's game cards): such a page then needs no sprite,
-    which on a first visit is 17 kB gzipped against about 1 kB an icon inline."""
+    ``sprite_of`` refers to the small sprite of those icons instead (the
+    lobby's game cards): the whole sprite's first fetch is 17 kB gzipped, and
+    the five paths drawn in the page cost it about 3.7 kB on every visit,
+    which a phone fetched ahead of the picture it paints first
+    (docs/performance.md, "The lobby's game icons by reference")."""
     data = collection()
-    body = data["icons"][name]["body"]  # an unknown name fails here, not in the browser
+    data["icons"][name]  # an unknown name fails here, not in the browser
     box = data["size"]
     place = "" if x is None else format_html(' x="{}" y="{}"', x, y)
-    drawing = mark_safe(body) if inline else format_html('<use href="{}#{}"/>', sprite_url(), name)
+    if sprite_of is not None and name not in sprite_of:
+        raise KeyError(f"{name} is not in the sprite of {sprite_of}")
+    drawing = format_html('<use href="{}#{}"/>', sprite_url(sprite_of), name)
     return format_html(
         '<svg class="icon{}" viewBox="0 0 {} {}" width="{}" height="{}"{} color="{}" '
         'aria-hidden="true" focusable="false">{}</svg>',

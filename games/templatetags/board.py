@@ -44,10 +44,11 @@ def draw_record_board(context, drawn, unique=False):
 
 
 @register.simple_tag
-def icon(name, size=24, x=None, y=None, color="currentColor", css="", inline=False):
+def icon(name, size=24, x=None, y=None, color="currentColor", css="", sprite_of=None):
     """``{% icon "dragon-head" size=30 x=10 y=10 color="#8b0000" %}``: a game-icons picture
-    (games/icons.py), nested in a board's SVG at x, y or inline in HTML."""
-    return icons.svg(name, size=size, x=x, y=y, color=color, css=css, inline=inline)
+    (games/panel/icons.py), nested in a board's SVG at x, y or inline in HTML;
+    ``sprite_of`` (a tuple of icon names) refers to the small sprite of those only."""
+    return icons.svg(name, size=size, x=x, y=y, color=color, css=css, sprite_of=sprite_of)
 
 
 @register.simple_tag(takes_context=True)

@@ -80,9 +80,11 @@ def readyz(request):
 @require_safe
 def lobby(request):
     user = request.user
+    tiles = listings.game_tiles()
     context = {
         "open_matches": listings.open_public_matches(user),
-        "games": listings.game_tiles(),
+        "games": tiles,
+        "tile_icons": tuple(tile.icon for tile in tiles),
         "play_bot_form": PlayBotForm(),
         "sections": sections.sections_for(user),
     }
@@ -170,9 +172,17 @@ def service_worker(request):
 
 @require_safe
 def icon_sprite(request):
-    """The game-icons sprite the pages' icons refer to (games/icons.py). Its URL
-    carries a hash of its content, so browsers may keep it for a year."""
-    response = HttpResponse(icons.sprite(), content_type="image/svg+xml")
+    """The game-icons sprite the pages' icons refer to (games/panel/icons.py), or
+    with ``?icons=a,b`` the sprite of only those (the lobby's game cards;
+    ``icons.sprite_url``). Its URL carries a hash of its content, so browsers
+    may keep it for a year. An unknown icon is a 404."""
+    only = request.GET.get("icons")
+    names = tuple(only.split(",")) if only else None
+    try:
+        drawn = icons.sprite(names)
+    except KeyError:
+        raise Http404("No such icon.") from None
+    response = HttpResponse(drawn, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 

@@ -47,5 +47,14 @@ def test_the_game_tiles_stack_on_a_phone_and_sit_side_by_side_on_a_desktop(live_
         # Each takes the column's width: a tile is the screen's width less the margins.
         assert box["width"] >= PHONE["width"] - 40
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Off the first screen the cards are laid out only when scrolled near
+    # (content-visibility), and each icon is then drawn from the sprite of the
+    # cards' icons: a reference left unresolved has no size.
+    page.locator("#games .game-tile").last.scroll_into_view_if_needed()
+    expect(page.locator("#games svg.game-icon use")).to_have_count(len(GAME_KEYS))
+    page.wait_for_function(
+        "[...document.querySelectorAll('#games svg.game-icon use')]"
+        ".every(use => use.getBBox().width > 100)"
+    )
     person.screenshot("lobby-tiles-phone")
     person.assert_clean()

@@ -81,6 +81,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--against", metavar="REV", help="also serve this git revision; print the ratios to it"
     )
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        metavar="NAME",
+        help="measure only the pages whose names start so (e.g. 'lobby (signed in)' leaderboards)",
+    )
     parser.add_argument("--max-kb", type=float, default=50)
     parser.add_argument("--max-lcp", type=float, default=0.6)
     return parser.parse_args()
@@ -256,6 +262,8 @@ def main() -> int:
         pages += [(f"match: {key}", "", True, key) for key in site.matches]
     if against is not None:
         pages = [page for page in pages if not page[3] or page[3] in against.matches]
+    if args.pages:
+        pages = [page for page in pages if page[0].startswith(tuple(args.pages))]
     results = []
     try:
         with sync_playwright() as playwright:

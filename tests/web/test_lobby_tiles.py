@@ -48,8 +48,8 @@ def test_every_game_has_a_tile_with_icon_players_summary_and_actions(language, a
     for key, tile in found.items():
         game = registry.get(key)
         presenter = presenters.get(key)
-        # The icon, drawn in place (the lobby needs no sprite).
-        assert icons.collection()["icons"][presenter.ICON]["body"] in tile, key
+        # The icon, from the sprite of the cards' icons.
+        assert f'#{presenter.ICON}"/></svg>' in tile, key
         counts = PLAYERS[language]
         if game.min_players == game.max_players:
             players = counts["one"].format(n=game.min_players)
