@@ -54,8 +54,15 @@ from tests.load.revisions import tree_at  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 LCP_SCRIPT = """
 window.__lcp = 0;
+window.__lcps = [];
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) window.__lcp = entry.startTime;
+  for (const entry of list.getEntries()) {
+    window.__lcp = entry.startTime;
+    const el = entry.element;
+    const name = el ? el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+      + (el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : "") : "?";
+    window.__lcps.push(`${(entry.startTime / 1000).toFixed(3)} s ${entry.size} px2 ${name} ${entry.url.slice(-30)}`);
+  }
 }).observe({type: "largest-contentful-paint", buffered: true});
 """
 
@@ -86,6 +93,11 @@ def parse_args() -> argparse.Namespace:
         nargs="+",
         metavar="NAME",
         help="measure only the pages whose names start so (e.g. 'lobby (signed in)' leaderboards)",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="print each load's largest-content candidates (time, size, element)",
     )
     parser.add_argument("--max-kb", type=float, default=50)
     parser.add_argument("--max-lcp", type=float, default=0.6)
@@ -224,6 +236,8 @@ def load_cold(browser, base: str, path: str, session: str | None, identity: bool
         raise SystemExit(f"{path}: answered {response and response.status}")
     page.wait_for_timeout(1500)  # late requests (the icon sprite, the service worker)
     lcp = page.evaluate("window.__lcp") / 1000
+    if args.explain:
+        print(f"  {base}{path}: " + " | ".join(page.evaluate("window.__lcps")), flush=True)
     context.close()
     return len(finished), sum(finished.values()), lcp
 
