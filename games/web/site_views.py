@@ -175,9 +175,12 @@ def icon_sprite(request):
     """The game-icons sprite the pages' icons refer to (games/panel/icons.py), or
     with ``?icons=a,b`` the sprite of only those (the lobby's game cards;
     ``icons.sprite_url``). Its URL carries a hash of its content, so browsers
-    may keep it for a year. An unknown icon is a 404."""
+    may keep it for a year. An unknown icon, or one named twice, is a 404:
+    the answer is never larger than the whole sprite."""
     only = request.GET.get("icons")
     names = tuple(only.split(",")) if only else None
+    if names is not None and len(set(names)) != len(names):
+        raise Http404("An icon named twice.")
     try:
         drawn = icons.sprite(names)
     except KeyError:

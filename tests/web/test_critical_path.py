@@ -120,8 +120,9 @@ def test_the_lobby_refers_to_a_sprite_of_its_game_icons_only(alice):
     assert len(response.content) < len(icons.sprite()) / 3
 
 
-def test_a_sprite_of_an_unknown_icon_is_not_found(client):
+def test_a_sprite_of_an_unknown_icon_or_of_one_named_twice_is_not_found(client):
     assert client.get("/icons.svg?icons=castle,no-such-icon").status_code == 404
+    assert client.get("/icons.svg?icons=" + ",".join(["castle"] * 500)).status_code == 404
     assert client.get("/icons.svg?icons=").status_code == 200  # the whole sprite
 
 
