@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from django.core.management.base import CommandError
-from django.db import connection, connections
-from django.test.testcases import LiveServerThread, TransactionTestCase
+from django.db import OperationalError, connection, connections
+from django.db.backends.signals import connection_created
+from django.test.testcases import LiveServerThread
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -61,40 +61,41 @@ class _OneRequestAtATime(LiveServerThread.server_class):
         super().set_app(one_at_a_time)
 
 
-FLUSH_TRIES = 50
-FLUSH_PAUSE = 0.1  # seconds: a stream's look at the match takes a millisecond
+LOCK_TRIES = 100
+LOCK_PAUSE = 0.05  # seconds
 
 
-def _flush_between_looks(teardown):
-    """Empty the test database once no other connection is reading it.
+def _wait_for_table_locks(execute, sql, params, many, context):
+    """Run a statement again while in-memory SQLite answers "database table
+    is locked" (a ``connection.execute_wrappers`` entry on every connection).
 
-    A match page's live stream outlives its test by a few seconds: the
-    server notices the closed browser only at its next write, and until
-    then it looks at the match every ``LIVE_PROBE_SECONDS`` from a thread
-    with a connection of its own. In-memory SQLite's shared cache locks a
-    table while such a read is under way, and it does not wait: the test's
-    flush failed with "couldn't be flushed" (database table is locked), and
-    the next test met the last one's players. The flush is one transaction,
-    so a failed try changed nothing and is simply made again.
-    """
+    A browser test's database has readers on connections of their own: the
+    test's thread inside Playwright, and a match page's live stream, which
+    outlives its test by a few seconds and looks at the match every
+    ``LIVE_PROBE_SECONDS``. In-memory SQLite's shared cache locks a table
+    while such a read is under way and refuses a write at once, where a
+    database file (``make run``) or PostgreSQL waits. CI met it twice: the
+    flush between tests failed ("couldn't be flushed", and the next test met
+    the last one's players), and a test's ``Profile.objects.update(...)``
+    failed while the live server read the profiles. A refused statement
+    changed nothing, so it is made again once the read is over."""
+    for attempt in range(LOCK_TRIES):
+        try:
+            return execute(sql, params, many, context)
+        except OperationalError as error:
+            if "table is locked" not in str(error) or attempt == LOCK_TRIES - 1:
+                raise
+            time.sleep(LOCK_PAUSE)
 
-    def flush_when_free(self):
-        for attempt in range(FLUSH_TRIES):
-            try:
-                return teardown(self)
-            except CommandError as error:
-                if "couldn't be flushed" not in str(error) or attempt == FLUSH_TRIES - 1:
-                    raise
-                time.sleep(FLUSH_PAUSE)
 
-    return flush_when_free
+def _on_every_sqlite_connection(sender, connection, **kwargs):
+    if connection.vendor == "sqlite" and _wait_for_table_locks not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_wait_for_table_locks)
 
 
 if connection.vendor == "sqlite":
     LiveServerThread.server_class = _OneRequestAtATime
-    TransactionTestCase._fixture_teardown = _flush_between_looks(
-        TransactionTestCase._fixture_teardown
-    )
+    connection_created.connect(_on_every_sqlite_connection)
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
-"""The test database is emptied after a browser test even while a live
-stream left behind by the closed page is reading it (CI met one such read:
-the flush failed and the next test found the last one's players)."""
+"""A browser test's writes wait for a read under way on another connection
+of the in-memory SQLite database (CI met two such reads: the flush failed and
+the next test found the last one's players; a test's own update failed while
+the live server read the same table)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,34 @@ def test_the_flush_waits_for_a_read_under_way_on_another_connection():
         done.set()
         reader.join()
     assert get_user_model().objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_test_s_own_write_waits_for_a_read_under_way_on_another_connection():
+    """CI met a browser test's ``Profile.objects.update`` failing with
+    "database table is locked" while the live server read the profiles."""
+    for name in ("ann", "ben", "cy"):
+        get_user_model().objects.create_user(name)
+    reading, done = threading.Event(), threading.Event()
+
+    def the_server_s_read():
+        cursor = connections["default"].cursor()
+        try:
+            cursor.execute("SELECT username FROM auth_user")
+            cursor.fetchone()  # under way: two rows are left
+            reading.set()
+            done.wait(0.5)
+        finally:
+            cursor.close()
+            connections["default"].close()
+
+    reader = threading.Thread(target=the_server_s_read)
+    reader.start()
+    assert reading.wait(5)
+    try:
+        updated = get_user_model().objects.filter(username="ann").update(first_name="Ann")
+    finally:
+        done.set()
+        reader.join()
+    assert updated == 1
+    assert get_user_model().objects.get(username="ann").first_name == "Ann"
