@@ -6,6 +6,8 @@ the live server read the same table)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,14 +15,16 @@ from django.db import connections
 from django.test.testcases import TransactionTestCase
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_flush_waits_for_a_read_under_way_on_another_connection():
+@contextmanager
+def a_read_under_way() -> Iterator[None]:
+    """Three players, and a read of them left under way on a connection of its
+    own (another thread), as a live stream's look or the live server's has,
+    for as long as the block runs (at most half a second)."""
     for name in ("ann", "ben", "cy"):
         get_user_model().objects.create_user(name)
     reading, done = threading.Event(), threading.Event()
 
-    def a_streams_look():
-        # A thread of its own, so a connection of its own, as a stream's probe has.
+    def read():
         cursor = connections["default"].cursor()
         try:
             cursor.execute("SELECT username FROM auth_user")
@@ -31,14 +35,20 @@ def test_the_flush_waits_for_a_read_under_way_on_another_connection():
             cursor.close()
             connections["default"].close()
 
-    reader = threading.Thread(target=a_streams_look)
+    reader = threading.Thread(target=read)
     reader.start()
     assert reading.wait(5)
     try:
-        TransactionTestCase()._fixture_teardown()
+        yield
     finally:
         done.set()
         reader.join()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_flush_waits_for_a_read_under_way_on_another_connection():
+    with a_read_under_way():
+        TransactionTestCase()._fixture_teardown()
     assert get_user_model().objects.count() == 0
 
 
@@ -46,28 +56,7 @@ def test_the_flush_waits_for_a_read_under_way_on_another_connection():
 def test_a_test_s_own_write_waits_for_a_read_under_way_on_another_connection():
     """CI met a browser test's ``Profile.objects.update`` failing with
     "database table is locked" while the live server read the profiles."""
-    for name in ("ann", "ben", "cy"):
-        get_user_model().objects.create_user(name)
-    reading, done = threading.Event(), threading.Event()
-
-    def the_server_s_read():
-        cursor = connections["default"].cursor()
-        try:
-            cursor.execute("SELECT username FROM auth_user")
-            cursor.fetchone()  # under way: two rows are left
-            reading.set()
-            done.wait(0.5)
-        finally:
-            cursor.close()
-            connections["default"].close()
-
-    reader = threading.Thread(target=the_server_s_read)
-    reader.start()
-    assert reading.wait(5)
-    try:
+    with a_read_under_way():
         updated = get_user_model().objects.filter(username="ann").update(first_name="Ann")
-    finally:
-        done.set()
-        reader.join()
     assert updated == 1
     assert get_user_model().objects.get(username="ann").first_name == "Ann"

@@ -95,8 +95,8 @@ def test_the_lobby_refers_to_a_sprite_of_its_game_icons_only(alice):
     """The game cards' icons come from a sprite of those five icons, kept by the
     browser for a year: drawn in the page they cost every lobby about 3.7 kB,
     which a phone fetched ahead of the board picture it paints first; the
-    whole sprite's first fetch is 17 kB gzipped (docs/performance.md, "The
-    lobby's game icons by reference")."""
+    whole sprite's first fetch is 17 kB gzipped (docs/performance.md, "The signed-in
+    lobby within 0.6 s")."""
     from games.lobby.listings import game_tiles
     from games.panel import icons
 
