@@ -9,11 +9,14 @@ for every game, to measure a change before making it a game's ``SEARCH``.
 
 For every game: 2-player matches with the seats alternated (strong against
 heuristic, and heuristic against random), the winner's share (a draw counts
-half); and for the games of 3 or more players, strong's average rank among
-heuristic opponents (1 is first; a random seat would average (n+1)/2). It
-prints the table with the search's speed (iterations per second of one
+half) with its 95 % Wilson interval; and for each player count of
+``--rank-players`` (3 and 5) the game allows, strong's average rank among
+heuristic opponents and each opponent's (1 is first; strong's seat moves
+round the table, and an opponent is named by its seat after strong's). It
+prints the tables with the search's speed (iterations per second of one
 core's CPU time) and the memory one search allocates at its peak
-(tracemalloc). The strong level runs
+(tracemalloc). ``--tally LOG`` prints the same tables from the games a run
+logged to stderr, so runs over separate ranges (``--first``) add up. The strong level runs
 with a fixed number of iterations and no wall-time cap, so a run is
 repeatable. Pure Python: no Django, no database.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import re
 import statistics
 import sys
 import time
@@ -153,22 +157,111 @@ def duel(
     return points / games if games else 0.0
 
 
-def margin(share: float, games: int) -> float:
-    """Half the width of the 95 % confidence interval of a share over ``games`` games
-    (normal approximation; draws make it a little narrower than this)."""
-    return 1.96 * math.sqrt(share * (1 - share) / games) if games else 0.0
-
-
-def average_rank(
+def average_ranks(
     key: str, n: int, games: int, budget: Budget, stats: dict, workers: int = 1
-) -> float:
+) -> tuple[list[float], list[float]]:
+    """Strong's rank and each heuristic opponent's over ``games`` games of ``n`` players,
+    strong's seat moving round the table: by game, [strong, the seat after it, the
+    next, ...] (1 is first; ties share a rank)."""
     jobs = []
     for index in range(games):
         levels = ["heuristic"] * n
         levels[index % n] = "strong"
         jobs.append((key, n, levels, f"{key}-rank{n}-{index}", budget))
-    ranks = [r[index % n] for index, r in enumerate(_run(jobs, workers, stats))]
-    return statistics.fmean(ranks) if ranks else 0.0
+    results = _run(jobs, workers, stats)
+    return [
+        [float(ranks[(index + offset) % n]) for offset in range(n)]
+        for index, ranks in enumerate(results)
+    ]
+
+
+def rank_summary(rows: list[list[float]]) -> tuple[float, list[float], float]:
+    """(strong's average rank, each opponent's by its place after strong, the
+    standard error of strong's rank less the mean of its opponents' in a game)."""
+    if not rows:
+        return float("nan"), [], float("nan")
+    n = len(rows[0])
+    strong = statistics.fmean(row[0] for row in rows)
+    opponents = [statistics.fmean(row[offset] for row in rows) for offset in range(1, n)]
+    lead = [row[0] - statistics.fmean(row[1:]) for row in rows]
+    error = statistics.stdev(lead) / math.sqrt(len(lead)) if len(lead) > 1 else float("nan")
+    return strong, opponents, error
+
+
+def wilson(points: float, games: int) -> tuple[float, float]:
+    """The 95 % Wilson interval of a share of ``points`` in ``games`` games (a draw
+    counts half): the interval the issue's targets are judged by."""
+    if not games:
+        return float("nan"), float("nan")
+    z = 1.96
+    share = points / games
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    half = (
+        z
+        * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+        / (1 + z * z / games)
+    )
+    return centre - half, centre + half
+
+
+def print_ranks(key: str, n: int, rows: list[list[float]]) -> None:
+    """One line of the ranks table."""
+    strong, opponents, error = rank_summary(rows)
+    ahead = "yes" if opponents and all(strong < other for other in opponents) else "no"
+    others = " ".join(f"{other:.2f}" for other in opponents)
+    print(
+        f"{key:<16}{n:>8}{len(rows):>7}{strong:>8.2f}  {others:<28}{error:>7.2f}  {ahead}",
+        flush=True,
+    )
+
+
+RANKS_HEADER = (
+    f"{'game':<16}{'players':>8}{'games':>7}{'strong':>8}  {'opponents, in seat order':<28}"
+    f"{'s.e.':>7}  ahead"
+)
+
+
+def tally(lines) -> int:
+    """The tables of runs whose games were logged (``game <seed> levels=... ranks=[...]``
+    on stderr): runs over separate ranges, or stopped early, add up here."""
+    duels: dict[tuple[str, str], list[float]] = {}
+    ranks: dict[tuple[str, int], dict[int, list[float]]] = {}
+    for line in lines:
+        match = LOGGED.match(line.strip())
+        if not match:
+            continue
+        seed, levels, found = match.group(1), match.group(2).split(","), match.group(3)
+        seat_ranks = [int(rank) for rank in found.split(",")]
+        key, *kind, index = seed.split("-")
+        number = int(index)
+        if kind[0].startswith("rank"):
+            n = len(seat_ranks)
+            me = levels.index("strong")
+            row = [float(seat_ranks[(me + offset) % n]) for offset in range(n)]
+            ranks.setdefault((key, n), {})[number] = row
+            continue
+        strong, weak = kind
+        me, other = (0, 1) if levels[0] == strong else (1, 0)
+        point = 0.5 if seat_ranks[0] == seat_ranks[1] else float(seat_ranks[me] < seat_ranks[other])
+        duels.setdefault((key, f"{strong} vs {weak}"), {})[number] = point
+    print(f"{'game':<16}{'pairing':<24}{'games':>7}{'points':>8}{'share':>8}  95 % (Wilson)")
+    for (key, pairing), points in sorted(duels.items()):
+        total = sum(points.values())
+        low, high = wilson(total, len(points))
+        print(
+            f"{key:<16}{pairing:<24}{len(points):>7}{total:>8.1f}{total / len(points):>8.1%}"
+            f"  {low:.1%}-{high:.1%}"
+        )
+    if ranks:
+        print()
+        print(RANKS_HEADER)
+        for (key, n), rows in sorted(ranks.items()):
+            print_ranks(key, n, [rows[number] for number in sorted(rows)])
+    return 0
+
+
+#: A game as ``_progress`` logs it.
+LOGGED = re.compile(r"^game (\S+) levels=(\S+) ranks=\[([0-9, ]+)\]$")
 
 
 def search_memory(key: str, budget: Budget) -> int:
@@ -219,7 +312,16 @@ def _setting(text: str) -> tuple[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="2-player games per pairing")
-    parser.add_argument("--rank-games", type=int, default=None, help="games of 3 players")
+    parser.add_argument(
+        "--rank-games", type=int, default=None, help="games per player count in --rank-players"
+    )
+    parser.add_argument(
+        "--rank-players",
+        type=int,
+        nargs="*",
+        default=[3, 5],
+        help="player counts of the ranks table (where the game allows)",
+    )
     parser.add_argument(
         "--iterations",
         type=int,
@@ -242,7 +344,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--speed-only", action="store_true", help="only the speed and memory of the search"
     )
+    parser.add_argument(
+        "--tally",
+        nargs="+",
+        metavar="LOG",
+        help="print the tables of earlier runs from their logged games (stderr) and stop",
+    )
     args = parser.parse_args(argv)
+    if args.tally:
+        lines = []
+        for name in args.tally:
+            lines.extend(Path(name).read_text().splitlines())
+        return tally(lines)
     _apply_overrides(dict(args.set))
     if args.speed_only:
         budget = Budget(iterations=args.iterations, seconds=None)
@@ -259,11 +372,12 @@ def main(argv: list[str] | None = None) -> int:
         f"max_iterations){'; settings ' + str(OVERRIDES) if OVERRIDES else ''}"
     )
     header = (
-        f"{'game':<16}{'strong vs heur.':>16}{'heur. vs random':>16}"
-        f"{'avg rank (3p)':>15}{'iter/s':>9}{'peak MB':>9}{'seconds':>9}{'95% +-':>8}"
+        f"{'game':<16}{'strong vs heur.':>16}{'95 % (Wilson)':>15}{'heur. vs random':>16}"
+        f"{'iter/s':>9}{'peak MB':>9}{'seconds':>9}"
     )
     print(header)
     print("-" * len(header))
+    rank_rows: list[tuple[str, int, list[list[float]]]] = []
     for key in args.only:
         started = time.perf_counter()
         stats = {"iterations": 0, "seconds": 0.0}
@@ -278,19 +392,29 @@ def main(argv: list[str] | None = None) -> int:
             else duel(key, args.games, "heuristic", "random", budget, stats, args.jobs, args.first)
         )
         game = registry.get(key)
-        rank = (
-            f"{average_rank(key, 3, rank_games, budget, stats, args.jobs):.2f}"
-            if game.max_players >= 3 and rank_games
-            else "-"
-        )
+        for n in args.rank_players:
+            if rank_games and game.min_players <= n <= game.max_players:
+                rows = average_ranks(key, n, rank_games, budget, stats, args.jobs)
+                rank_rows.append((key, n, rows))
         rate = stats["iterations"] / stats["seconds"] if stats["seconds"] else 0.0
         memory = search_memory(key, budget) / 1e6
+        low, high = wilson(strong * args.games, args.games)
+        interval = f"{low:.1%}-{high:.1%}" if not args.no_strong else "-"
         print(
-            f"{key:<16}{strong:>15.1%} {heuristic:>15.1%} {rank:>14}"
-            f"{rate:>9.0f}{memory:>9.1f}{time.perf_counter() - started:>9.0f}"
-            f"{margin(strong, args.games):>8.1%}",
+            f"{key:<16}{strong:>15.1%} {interval:>15}{heuristic:>15.1%} "
+            f"{rate:>9.0f}{memory:>9.1f}{time.perf_counter() - started:>9.0f}",
             flush=True,
         )
+    if rank_rows:
+        print()
+        print(
+            "ranks: strong among heuristic opponents, its seat moving round the table; "
+            "each opponent by its seat after strong; s.e.: of strong's rank less its "
+            "opponents' mean in a game"
+        )
+        print(RANKS_HEADER)
+        for key, n, rows in rank_rows:
+            print_ranks(key, n, rows)
     return 0
 
 
