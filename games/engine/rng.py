@@ -14,6 +14,7 @@ and easy to re-implement in any language for independent verification. Its
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 
 MASK64 = (1 << 64) - 1
@@ -82,6 +83,19 @@ class Rng:
         copy = list(items)
         self.shuffle(copy)
         return copy
+
+
+def choose_by_log_weight(items: list[Any], logs: list[float], rng: Rng) -> Any:
+    """One of ``items``, each as likely as e to its log weight, drawn with ``rng``
+    (the strong bot's guesses at hidden cards weighted by what the table saw)."""
+    top = max(logs)
+    scaled = [math.exp(log - top) for log in logs]
+    point = rng.below(1 << 30) / (1 << 30) * sum(scaled)
+    for item, weight in zip(items, scaled, strict=True):
+        point -= weight
+        if point < 0:
+            return item
+    return items[-1]
 
 
 def with_rng(state: dict[str, Any], key: str = "rng") -> Rng:

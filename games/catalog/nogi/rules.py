@@ -12,7 +12,9 @@ knight(s). This module must not import Django.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.catalog.nogi import components as C
@@ -28,7 +30,7 @@ from games.engine.base import (
     resolve_options,
 )
 from games.engine.i18n import _
-from games.engine.rng import Rng
+from games.engine.rng import Rng, choose_by_log_weight
 from games.engine.state import clone as _clone
 
 # Die statuses (spec glossary).
@@ -159,7 +161,11 @@ class NogiGame(Game):
 
     key = "nogi"
     title = _("Nogi za pas!")
-    rules_version = 1
+    #: 2: the state keeps each seat's public ``trails`` (``record_trails``), which
+    #: the strong bot reads to guess the shields it cannot see.
+    rules_version = 2
+    #: Matches of version 1 replay without trails.
+    old_rules_versions: tuple[int, ...] = (1,)
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
     options = [
@@ -175,7 +181,14 @@ class NogiGame(Game):
     # Setup ----------------------------------------------------------------------------------
 
     def setup(self, n_players: int, options: dict[str, Any], seed: str) -> State:
-        """A.1: shuffle bunnies and dragon tokens, deal shields, pick the start seat, roll."""
+        return self.setup_for(self.rules_version, n_players, options, seed)
+
+    def setup_for(
+        self, rules_version: int, n_players: int, options: dict[str, Any], seed: str
+    ) -> State:
+        """A.1: shuffle bunnies and dragon tokens, deal shields, pick the start seat, roll.
+
+        From rules version 2 on the state also keeps the seats' ``trails``."""
         if not isinstance(n_players, int) or not (
             self.min_players <= n_players <= self.max_players
         ):
@@ -208,6 +221,7 @@ class NogiGame(Game):
             collected=[[] for _ in range(n_players)],
             shields=shields,
             dice=dict.fromkeys(C.DICE, POOL),
+            trails=rules_version >= 2,
         )
         state["rng"] = rng.dump()
         _begin_turn(state, [])
@@ -294,6 +308,9 @@ class NogiGame(Game):
             "end_reason": state["end_reason"],
             "me": None,
         }
+        if "trails" in state:
+            # Public: what each seat's moves did for each colour (``record_trails``).
+            view["trails"] = [list(trail) for trail in state["trails"]]
         if viewer is not None:
             values = list(state["collected"][viewer])
             view["me"] = {
@@ -399,14 +416,30 @@ class NogiGame(Game):
     def sample_secrets(self, state: State, seat: int, rng: Rng) -> State:
         """Deal anew, from canonical (sorted) pools, what ``seat`` cannot see: the
         other seats' shields with the undealt ones, the bunny values it did not
-        collect, the dragon stack's order; a new PRNG state."""
+        collect, the dragon stack's order; a new PRNG state.
+
+        The shields are drawn among every deal of them to the other seats, each
+        as likely as their public trails make it (``record_trails``,
+        ``TRAIL_WEIGHT``): a player whose moves keep doing well by pink likely
+        holds pink. Without trails (rules version 1) the shields are shuffled
+        blind."""
         new = copy_state(state)
         others = [s for s in range(new["n_players"]) if s != seat]
         mine = set(new["shields"][seat]) if 0 <= seat < new["n_players"] else set()
-        pool = rng.shuffled([i for i in range(len(C.SHIELDS)) if i not in mine])
-        for s in others:
-            count = len(new["shields"][s])
-            new["shields"][s], pool = pool[:count], pool[count:]
+        unseen = [i for i in range(len(C.SHIELDS)) if i not in mine]
+        if "trails" in state and not state["over"]:
+            deals, logs = _shield_deals(
+                tuple(unseen),
+                tuple(len(new["shields"][s]) for s in others),
+                tuple(tuple(state["trails"][s]) for s in others),
+            )
+            for s, shields in zip(others, choose_by_log_weight(deals, logs, rng), strict=True):
+                new["shields"][s] = list(shields)
+        else:
+            pool = rng.shuffled(unseen)
+            for s in others:
+                count = len(new["shields"][s])
+                new["shields"][s], pool = pool[:count], pool[count:]
         fields = sorted(new["bunnies"])
         unseen = list(C.BUNNY_VALUES)
         if 0 <= seat < new["n_players"]:
@@ -465,6 +498,13 @@ def check_position(state: State) -> None:
     assert len(state["collected"]) == len(state["shields"]) == state["n_players"]
     dealt = [index for indexes in state["shields"] for index in indexes]
     assert len(dealt) == len(set(dealt)), "a shield was dealt twice"
+    if "trails" in state:
+        trails = state["trails"]
+        assert len(trails) == state["n_players"], "a trail per seat"
+        assert all(
+            len(trail) == len(C.COLOURS) and all(type(value) is int for value in trail)
+            for trail in trails
+        ), "a trail is a whole number per colour"
     if state["over"]:
         assert state["active"] is None and state["roll"] == {}
         assert state["end_reason"] in (END_CASTLE_FULL, END_FEW_KNIGHTS)
@@ -494,9 +534,12 @@ def _new_state(
     defeated: list[str] | None = None,
     active: int | None = None,
     turn: int = 1,
+    trails: bool = True,
 ) -> State:
-    """The one place that lists every state key (documented in docs/rules/nogi.md)."""
-    return {
+    """The one place that lists every state key (documented in docs/rules/nogi.md).
+
+    ``trails``: False for a match of rules version 1, whose states never had them."""
+    state = {
         "n_players": n_players,
         "options": dict(options),
         "first_seat": first_seat,
@@ -518,6 +561,9 @@ def _new_state(
         "over": False,
         "end_reason": None,
     }
+    if trails:
+        state["trails"] = [[0] * len(C.COLOURS) for _seat in range(n_players)]
+    return state
 
 
 # The bot's part of the view -----------------------------------------------------------------
@@ -561,12 +607,26 @@ _SCHEMA_KEYS = frozenset(
 )  # fmt: skip
 
 
+#: The keys of a state of rules version 2 on.
+_SCHEMA_KEYS_TRAILS = _SCHEMA_KEYS | {"trails"}
+
+
 def copy_state(state: State) -> State:
     """A deep copy of a Nogi state, shaped by its schema: the same result as the
     generic ``clone``, several times faster (every move of every rollout of the
     strong bot copies the state). A state with other keys gets the generic copy."""
-    if state.keys() != _SCHEMA_KEYS:
+    keys = state.keys()
+    if keys == _SCHEMA_KEYS_TRAILS:
+        new = _copy_schema(state)
+        new["trails"] = [list(trail) for trail in state["trails"]]
+        return new
+    if keys != _SCHEMA_KEYS:
         return _clone(state)
+    return _copy_schema(state)
+
+
+def _copy_schema(state: State) -> State:
+    """``copy_state`` of the keys every rules version has."""
     new = dict(state)  # the scalars
     new["options"] = _clone(state["options"])
     new["board"] = dict(state["board"])
@@ -669,12 +729,15 @@ def _use_die(state: State, seat: int, action: Action, events: list[Event]) -> No
         "die_status": None,
     }
     events.append(used)
+    before = [race_value(state, knight) for knight in movers] if "trails" in state else None
     landings, arrivals = _move_knights(state, movers, die_face, events)
     state["dice"][die] = POOL if die_face["kind"] in C.KEEP_KINDS else ASIDE
     state["roll"] = {}
     _rescue_bunnies(state, seat, landings, events)
     _arrive_at_castle(state, arrivals, events)
     _lone_knight_check(state, events, cause="left_alone")
+    if before is not None:
+        record_trails(state, seat, movers, before)
     _check_end(state, events)
     used["die_status"] = state["dice"][die]
 
@@ -819,6 +882,100 @@ def _finish(state: State, reason: str, events: list[Event]) -> None:
             "ranks": list(outcome.ranks),
         }
     )
+
+
+# Trails: what each seat's moves did for each colour (public) ------------------------------
+
+#: What a place after the castle's fourth is worth in a trail (``race_value``).
+TRAIL_BACKMARKER = 0.5
+
+#: How strongly the trails point to the shields when the strong bot guesses them:
+#: each hundredth of a castle point a seat's moves gave colour c makes a deal in
+#: which that seat's shields show c (once per shield) e to this power times
+#: likelier. Along heuristic games of two players, 0.03 (3 a point) puts about
+#: 0.6 of the chance on the opponent's real pair of shields after three of its
+#: moves and about 0.65 from then on, against 0.1 for a blind deal
+#: (docs/bots.md, "What each game samples").
+TRAIL_WEIGHT = 0.03
+
+
+def race_value(state: State, knight: str) -> float:
+    """The castle points ``knight`` can count on by its place in the race, as every
+    player sees it: its castle space's points in the castle, 0 defeated or past
+    the fourth place; on the track, the mean of the places it shares with the
+    knights of its field after those ahead of it (the castle's spaces taken,
+    then the knights on fields ahead), a place after the fourth counting
+    ``TRAIL_BACKMARKER``."""
+    board = state["board"]
+    field = board.get(knight)
+    if field is None:
+        for index, space in enumerate(state["castle"]):
+            if knight in space:
+                return float(C.CASTLE_POINTS[index]) if index < len(C.CASTLE_POINTS) else 0.0
+        return 0.0
+    ahead = len(state["castle"])
+    level = 0
+    for other in board.values():
+        if other > field:
+            ahead += 1
+        elif other == field:
+            level += 1
+    places = C.CASTLE_POINTS
+    return (
+        sum(
+            places[place] if place < len(places) else TRAIL_BACKMARKER
+            for place in range(ahead, ahead + level)
+        )
+        / level
+    )
+
+
+def record_trails(state: State, seat: int, movers: list[str], before: list[float]) -> None:
+    """Add to ``seat``'s trail, in hundredths of a castle point, what its move did
+    for each knight it moved (``race_value`` after the move, less before: a
+    knight sent into the first castle space or left to the dragon loses, one
+    brought up to a scoring place gains). A player moves its own colours to
+    good places and the others' to bad ones, so the trails, which every player
+    could keep from the moves, point to the shields nobody shows."""
+    trail = state["trails"][seat]
+    for knight, value in zip(movers, before, strict=True):
+        trail[INDEX_OF_COLOUR[knight]] += round(100 * (race_value(state, knight) - value))
+
+
+#: Each colour's place in ``C.COLOURS`` (a trail's order).
+INDEX_OF_COLOUR = {colour: index for index, colour in enumerate(C.COLOURS)}
+
+
+@lru_cache(maxsize=64)
+def _shield_deals(
+    unseen: tuple[int, ...], counts: tuple[int, ...], trails: tuple[tuple[int, ...], ...]
+) -> tuple[list[tuple[tuple[int, ...], ...]], list[float]]:
+    """Every deal of the ``unseen`` shields to the other seats (``counts`` each, a
+    seat's in ascending order) and its log weight from those seats' ``trails``:
+    ``TRAIL_WEIGHT`` times the trail of every colour on the seat's shields, once
+    per shield. Kept: a search deals from the same position again and again."""
+    deals: list[tuple[tuple[int, ...], ...]] = []
+
+    def deal(left: tuple[int, ...], seat: int, dealt: tuple[tuple[int, ...], ...]) -> None:
+        if seat == len(counts):
+            deals.append(dealt)
+            return
+        for shields in itertools.combinations(left, counts[seat]):
+            rest = tuple(i for i in left if i not in shields)
+            deal(rest, seat + 1, (*dealt, shields))
+
+    deal(unseen, 0, ())
+    logs = [
+        TRAIL_WEIGHT
+        * sum(
+            trails[seat][INDEX_OF_COLOUR[colour]]
+            for seat, shields in enumerate(dealt)
+            for shield in shields
+            for colour in C.SHIELDS[shield]
+        )
+        for dealt in deals
+    ]
+    return deals, logs
 
 
 GAME = NogiGame()

@@ -16,7 +16,6 @@ offers its answers.
 from __future__ import annotations
 
 import itertools
-import math
 from functools import lru_cache
 from typing import Any
 
@@ -32,7 +31,7 @@ from games.engine.base import (
     resolve_options,
 )
 from games.engine.i18n import _
-from games.engine.rng import Rng
+from games.engine.rng import Rng, choose_by_log_weight
 from games.engine.state import clone
 
 # Modes of an action card (A.7).
@@ -487,7 +486,7 @@ class SevenDragonsGame(Game):
                     if g < n
                 )
             ] or list(itertools.permutations(colours))
-            chosen = _weighted_choice(
+            chosen = choose_by_log_weight(
                 allowed, [_log_likelihood(state.get("trails"), hidden, d) for d in allowed], rng
             )
             dealt = dict(zip(hidden, chosen, strict=True))
@@ -629,18 +628,6 @@ def _log_likelihood(trails: list[list[int]] | None, hidden: list[int], dealt: tu
     return TRAIL_WEIGHT * sum(
         trails[g][C.COLOURS.index(colour)] for g, colour in zip(hidden, dealt, strict=True)
     )
-
-
-def _weighted_choice(items: list, logs: list[float], rng: Any):
-    """One of ``items``, each as likely as e to its log weight, drawn with ``rng``."""
-    top = max(logs)
-    scaled = [math.exp(log - top) for log in logs]
-    point = rng.below(1 << 30) / (1 << 30) * sum(scaled)
-    for item, weight in zip(items, scaled, strict=True):
-        point -= weight
-        if point < 0:
-            return item
-    return items[-1]
 
 
 # Legal actions ------------------------------------------------------------------------------

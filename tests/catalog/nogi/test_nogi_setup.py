@@ -18,7 +18,8 @@ def test_registered_under_its_key():
     assert isinstance(GAME, NogiGame)
     assert GAME.key == "nogi"
     assert GAME.title == "Nogi za pas!"
-    assert GAME.rules_version == 1
+    assert GAME.rules_version == 2
+    assert GAME.old_rules_versions == (1,)
     assert (GAME.min_players, GAME.max_players) == (2, 7)
 
 
