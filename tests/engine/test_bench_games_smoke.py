@@ -44,3 +44,20 @@ def test_the_reference_commit_is_in_the_repository():
         [*repository, "cat-file", "-e", f"{bench.REFERENCE}^{{commit}}"], capture_output=True
     )
     assert found.returncode == 0, f"{bench.REFERENCE} is not a commit of this repository"
+
+
+def test_a_game_with_a_newer_rules_version_is_timed_under_the_references(monkeypatch):
+    """Nogi's version 2 records trails and deals the hidden shields by them, so its
+    searches differ from the reference's; the workload compared with the
+    reference's sets Nogi up under version 1, which both codes play alike."""
+    from games.engine import registry
+
+    bench = _load()
+    registry.discover()
+    version = bench.ROLLOUT_RULES_VERSION["nogi"]
+    assert version < registry.get("nogi").rules_version
+    assert registry.get("nogi").knows_rules_version(version)
+    monkeypatch.setitem(bench.ROLLOUT_ITERATIONS, "nogi", 4)
+    older = bench.rollout_workload("nogi", positions=2, rules_version=version)
+    assert bench.rollout_workload("nogi", positions=2, rules_version=version)[2] == older[2]
+    assert bench.rollout_workload("nogi", positions=2)[2] != older[2]

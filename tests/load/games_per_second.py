@@ -28,6 +28,11 @@ chose, both play the very same rollouts, so the ratio is the speed-up. The
 reference's rules are extracted with ``git archive`` into a temporary folder
 and each side runs in a fresh interpreter, the two alternating round by
 round; the best round of each is kept (noise only ever slows a round down).
+A game whose rules version is newer than the reference's is set up under the
+reference's (``ROLLOUT_RULES_VERSION``), so both codes play the same games;
+a row of its own times this code's rollouts under the current version
+against those, in the same rounds (Nogi's version 2 records trails at every
+move).
 """
 
 from __future__ import annotations
@@ -58,6 +63,9 @@ ROLLOUT_ITERATIONS = {"nogi": 64, "seven_dragons": 192, "drako": 12}
 ROLLOUT_DEFAULT = 24
 #: Searched positions a game in the rollout workload.
 ROLLOUT_POSITIONS = 6
+#: The reference's rules version of a game that has a newer one now: the
+#: workload sets the game up under it, so both codes play the same games.
+ROLLOUT_RULES_VERSION = {"nogi": 1}
 
 
 def baseline(ops: int = BASELINE_OPS) -> float:
@@ -101,13 +109,16 @@ def play(game, count: int, prefix: str) -> tuple[int, int]:
     return count, decisions
 
 
-def rollout_workload(key: str, positions: int = ROLLOUT_POSITIONS) -> tuple[int, float, str]:
+def rollout_workload(
+    key: str, positions: int = ROLLOUT_POSITIONS, rules_version: int | None = None
+) -> tuple[int, float, str]:
     """(rollouts, CPU seconds, digest of the choices) of the strong search at every
     fifth position of one heuristic 2-player game: the same workload for any
     version of the code whose bots choose alike (``games.engine.bots``' public
     functions only). The digest covers every search's choice and rollouts per
     candidate and the game's moves, so two versions' digests match only when
-    they searched and played alike."""
+    they searched and played alike. ``rules_version``: set the game up under
+    that version (None: the current one)."""
     import hashlib
 
     from games.engine import bots, registry
@@ -119,7 +130,12 @@ def rollout_workload(key: str, positions: int = ROLLOUT_POSITIONS) -> tuple[int,
     game = registry.get(key)
     bots.bot_module(key)  # imported before the clock starts
     budget = Budget(iterations=ROLLOUT_ITERATIONS.get(key, ROLLOUT_DEFAULT), seconds=None)
-    state = game.setup(2, resolve_options(game, {}), f"speed-{key}")
+    options = resolve_options(game, {})
+    state = (
+        game.setup(2, options, f"speed-{key}")
+        if rules_version is None
+        else game.setup_for(rules_version, 2, options, f"speed-{key}")
+    )
     rng = Rng.from_seed(f"speed:{key}")
     rollouts, seconds, move, searched = 0, 0.0, 0, 0
     digest = hashlib.sha256()
@@ -139,10 +155,20 @@ def rollout_workload(key: str, positions: int = ROLLOUT_POSITIONS) -> tuple[int,
     return rollouts, seconds, digest.hexdigest()[:12]
 
 
-def _timed_rollouts(tree: Path, key: str) -> tuple[int, float, str]:
+def _timed_rollouts(
+    tree: Path, key: str, rules_version: int | None = None
+) -> tuple[int, float, str]:
     """``rollout_workload`` run by the code in ``tree``, in a fresh interpreter."""
+    version = [] if rules_version is None else ["--rules-version", str(rules_version)]
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--rollout-worker", key, str(tree)],
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--rollout-worker",
+            key,
+            str(tree),
+            *version,
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -163,27 +189,44 @@ def rollout_speeds(keys: list[str], reference: str, rounds: int) -> None:
     print(
         f"{'game':<16} {'rollouts/s':>11} {'reference':>10} {'÷ reference':>12} {'same play':>10}"
     )
+    from games.engine import registry
     from tests.load.revisions import tree_at  # main() put the repository on the path
 
     with tempfile.TemporaryDirectory(prefix="smoki-bench-") as folder:
         old_tree = tree_at(reference, Path(folder), "games")
         for key in keys:
-            best_new = best_old = 0.0
+            version = ROLLOUT_RULES_VERSION.get(key)
+            best_new = best_old = best_current = 0.0
             digests = set()
             for _round in range(rounds):
-                rollouts, seconds, old_digest = _timed_rollouts(old_tree, key)
+                rollouts, seconds, old_digest = _timed_rollouts(old_tree, key, version)
                 best_old = max(best_old, rollouts / seconds)
-                rollouts, seconds, new_digest = _timed_rollouts(BASE_DIR, key)
+                rollouts, seconds, new_digest = _timed_rollouts(BASE_DIR, key, version)
                 best_new = max(best_new, rollouts / seconds)
                 digests |= {old_digest, new_digest}
+                if version is not None:
+                    rollouts, seconds, _digest = _timed_rollouts(BASE_DIR, key)
+                    best_current = max(best_current, rollouts / seconds)
             same = "yes" if len(digests) == 1 else "NO"
+            label = key if version is None else f"{key} (rules {version})"
             print(
-                f"{key:<16} {best_new:>11.1f} {best_old:>10.1f} {best_new / best_old:>11.2f}×"
+                f"{label:<16} {best_new:>11.1f} {best_old:>10.1f} {best_new / best_old:>11.2f}×"
                 f" {same:>10}",
                 flush=True,
             )
+            if version is not None:
+                current = registry.get(key).rules_version
+                print(
+                    f"{f'{key} (rules {current})':<16} {best_current:>11.1f} {best_old:>10.1f}"
+                    f" {best_current / best_old:>11.2f}× {'(newer)':>10}",
+                    flush=True,
+                )
     print("÷ reference: rollouts per CPU second divided by the reference code's, same workload")
     print("same play: both codes made the same searches' choices and the same moves")
+    print(
+        "(newer): this code under the game's current rules version, against the reference's "
+        "rollouts under its own (not the same games)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,12 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rollout-worker", nargs=2, metavar=("KEY", "TREE"), help=argparse.SUPPRESS
     )
+    parser.add_argument("--rules-version", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.rollout_worker:
         key, tree = args.rollout_worker
         sys.path.insert(0, tree)
-        print(json.dumps(rollout_workload(key)))
+        print(json.dumps(rollout_workload(key, rules_version=args.rules_version)))
         return 0
     sys.path.insert(0, str(BASE_DIR))
     from games.engine import registry
