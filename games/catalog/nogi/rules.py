@@ -920,14 +920,28 @@ def race_value(state: State, knight: str) -> float:
             ahead += 1
         elif other == field:
             level += 1
+    return _SHARED_PLACES[ahead, level]
+
+
+def _shared_places(first: int, level: int) -> float:
+    """The mean points of castle places ``first`` .. ``first + level - 1`` (0-based)."""
     places = C.CASTLE_POINTS
     return (
         sum(
             places[place] if place < len(places) else TRAIL_BACKMARKER
-            for place in range(ahead, ahead + level)
+            for place in range(first, first + level)
         )
         / level
     )
+
+
+#: ``_shared_places`` of every place a knight can be in and every field's count
+#: (``race_value`` runs twice a move in every rollout of the strong bot).
+_SHARED_PLACES = {
+    (first, level): _shared_places(first, level)
+    for first in range(len(C.COLOURS) + len(C.CASTLE_POINTS))
+    for level in range(1, len(C.COLOURS) + 1)
+}
 
 
 def record_trails(state: State, seat: int, movers: list[str], before: list[float]) -> None:
