@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 
+from games.catalog.nogi import bot
 from games.catalog.nogi import components as C
 from games.catalog.nogi.builders import build_state
 from games.catalog.nogi.rules import (
@@ -24,8 +25,10 @@ from games.catalog.nogi.rules import (
     race_value,
 )
 from games.engine.base import resolve_options
+from games.engine.replay import replay
 from games.engine.rng import Rng
 from games.engine.state import clone
+from games.engine.testing import play_random_game
 
 PURPLE = C.COLOURS.index("purple")
 
@@ -156,3 +159,41 @@ def test_samples_deal_the_shields_the_trails_point_to():
     sample = GAME.sample_secrets(state, 0, rng)
     assert not set(sample["shields"][1]) & {0, 1}
     assert GAME.view(sample, 0) == GAME.view(state, 0)
+
+
+def test_the_same_moves_under_rules_version_1_make_the_same_game_without_trails():
+    run = play_random_game(GAME, 3, {}, "nogi-trails-v1", thorough=False)
+    state = GAME.setup_for(1, 3, run.options, run.seed)
+    for seat, action in run.moves:
+        state, _events = GAME.apply(state, seat, action)
+        assert "trails" not in state
+    assert {key: value for key, value in run.final.items() if key != "trails"} == state
+    assert replay(GAME, 3, run.options, run.seed, run.moves, rules_version=1) == state
+
+
+def test_a_new_match_replays_its_trails_from_the_log():
+    run = play_random_game(GAME, 2, {}, "nogi-trails-replay", thorough=False)
+    assert any(any(trail) for trail in run.final["trails"])
+    assert replay(GAME, 2, run.options, run.seed, run.moves) == run.final
+
+
+def test_along_heuristic_games_the_samples_find_the_opponents_shields_far_better_than_blind():
+    """After the opponent's fourth move, samples deal it its real pair of shields in
+    well over half the cases (0.73 on these games; a blind deal: one in ten)."""
+    hits = total = 0
+    for index in range(10):
+        state = GAME.setup(2, resolve_options(GAME, {}), f"nogi-trail-guess-{index}")
+        rng = Rng.from_seed(f"nogi-trail-guess-{index}")
+        while GAME.current_seats(state):
+            seat = GAME.current_seats(state)[0]
+            opponent = 1 - seat
+            if state["turn"] > 8:
+                for _sample in range(5):
+                    sample = GAME.sample_secrets(state, seat, rng)
+                    hits += sorted(sample["shields"][opponent]) == sorted(
+                        state["shields"][opponent]
+                    )
+                    total += 1
+            state, _events = GAME.apply(state, seat, bot.choose(state, seat, rng))
+    assert total > 1000
+    assert hits / total > 0.6
