@@ -26,7 +26,7 @@ def test_create_match_puts_the_creator_in_seat_zero_and_commits_to_the_seed(alic
     assert match.status == MatchStatus.OPEN
     assert list(match.seats.values_list("index", "user__username")) == [(0, "alice")]
     assert match.seed_hash == seed_hash(match.seed)
-    assert match.rules_version == 1
+    assert match.rules_version == 2  # Nogi's current rules (trails since version 2)
     assert match.options == {"first_player": "random"}
     assert match.state is None and match.version == 0
 
