@@ -383,12 +383,12 @@ def main(argv: list[str] | None = None) -> int:
         stats = {"iterations": 0, "seconds": 0.0}
         strong = (
             float("nan")
-            if args.no_strong
+            if args.no_strong or not args.games
             else duel(key, args.games, "strong", "heuristic", budget, stats, args.jobs, args.first)
         )
         heuristic = (
             float("nan")
-            if args.no_random
+            if args.no_random or not args.games
             else duel(key, args.games, "heuristic", "random", budget, stats, args.jobs, args.first)
         )
         game = registry.get(key)
@@ -399,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         rate = stats["iterations"] / stats["seconds"] if stats["seconds"] else 0.0
         memory = search_memory(key, budget) / 1e6
         low, high = wilson(strong * args.games, args.games)
-        interval = f"{low:.1%}-{high:.1%}" if not args.no_strong else "-"
+        interval = "-" if math.isnan(strong) else f"{low:.1%}-{high:.1%}"
         print(
             f"{key:<16}{strong:>15.1%} {interval:>15}{heuristic:>15.1%} "
             f"{rate:>9.0f}{memory:>9.1f}{time.perf_counter() - started:>9.0f}",
