@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from typing import Any
 
 MASK64 = (1 << 64) - 1
@@ -85,7 +86,7 @@ class Rng:
         return copy
 
 
-def choose_by_log_weight(items: list[Any], logs: list[float], rng: Rng) -> Any:
+def choose_by_log_weight(items: Sequence[Any], logs: Sequence[float], rng: Rng) -> Any:
     """One of ``items``, each as likely as e to its log weight, drawn with ``rng``
     (the strong bot's guesses at hidden cards weighted by what the table saw)."""
     top = max(logs)

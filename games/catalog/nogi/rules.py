@@ -893,8 +893,8 @@ TRAIL_BACKMARKER = 0.5
 #: each hundredth of a castle point a seat's moves gave colour c makes a deal in
 #: which that seat's shields show c (once per shield) e to this power times
 #: likelier. Along heuristic games of two players, 0.03 (3 a point) puts about
-#: 0.6 of the chance on the opponent's real pair of shields after three of its
-#: moves and about 0.65 from then on, against 0.1 for a blind deal
+#: 0.55 of the chance on the opponent's real pair of shields after four moves
+#: of the game and 0.7-0.75 from the twelfth on, against 0.1 for a blind deal
 #: (docs/bots.md, "What each game samples").
 TRAIL_WEIGHT = 0.03
 
@@ -963,11 +963,12 @@ INDEX_OF_COLOUR = {colour: index for index, colour in enumerate(C.COLOURS)}
 @lru_cache(maxsize=64)
 def _shield_deals(
     unseen: tuple[int, ...], counts: tuple[int, ...], trails: tuple[tuple[int, ...], ...]
-) -> tuple[list[tuple[tuple[int, ...], ...]], list[float]]:
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[float, ...]]:
     """Every deal of the ``unseen`` shields to the other seats (``counts`` each, a
     seat's in ascending order) and its log weight from those seats' ``trails``:
     ``TRAIL_WEIGHT`` times the trail of every colour on the seat's shields, once
-    per shield. Kept: a search deals from the same position again and again."""
+    per shield. Kept (read only: tuples): a search deals from the same position
+    again and again."""
     deals: list[tuple[tuple[int, ...], ...]] = []
 
     def deal(left: tuple[int, ...], seat: int, dealt: tuple[tuple[int, ...], ...]) -> None:
@@ -979,7 +980,7 @@ def _shield_deals(
             deal(rest, seat + 1, (*dealt, shields))
 
     deal(unseen, 0, ())
-    logs = [
+    logs = tuple(
         TRAIL_WEIGHT
         * sum(
             trails[seat][INDEX_OF_COLOUR[colour]]
@@ -988,8 +989,8 @@ def _shield_deals(
             for colour in C.SHIELDS[shield]
         )
         for dealt in deals
-    ]
-    return deals, logs
+    )
+    return tuple(deals), logs
 
 
 GAME = NogiGame()
