@@ -20,9 +20,12 @@ from games.catalog.seven_dragons.rules import (
     _resolve,
     bonus,
     components,
+    frontier,
     largest_cover,
     parse_cell,
+    placements,
     silver_colour,
+    touching_colours,
 )
 from games.engine.base import Action, State
 from games.engine.bots import choose_best, score_legal
@@ -53,19 +56,36 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
     return score_legal(GAME, state, seat, legal, _scorer)
 
 
+#: ``evaluate``'s weights by player count (more than three: three's): on the lead
+#: of the seat's goal group over the best rival's, on the lead of the groups each
+#: could reach with one dragon card of its hand, and on a win the player to move
+#: holds in its hand. Fitted to heuristic games (docs/bots.md).
+EVALUATE_WEIGHTS = {2: (-0.092, 0.445, 5.11), 3: (-0.06, 0.226, 0.649)}
+
+
 def evaluate(state: State, seat: int) -> float:
     """The seat's chances in an unfinished sample of the strong level's search
-    (``SEARCH["rollout_moves"]``): the race between its goal colour's largest
-    group and the largest of any other player's goal, the goals as the sample
-    deals them. A lead counts for more the nearer the groups are to seven.
-    Reads a sample the search dealt from the seat's view, never the match's
-    real hidden state."""
-    largest = _largest_groups(state["board"], silver_colour(state["pile"]))
+    (``SEARCH["rollout_moves"]``), the goals and hands as the sample deals them:
+    a logistic of the lead of its goal colour's largest group over the best
+    rival goal's, the lead of the largest each could make with one dragon card
+    of its hand, and a win in the hand of the player to move. Reads a sample
+    the search dealt from the seat's view, never the match's real hidden state."""
+    n = len(state["hands"])
+    silver = silver_colour(state["pile"])
+    groups = _groups_of(_board_key(state["board"]), silver)
     goals = state["goals"]
-    mine = largest[goals[seat]]
-    rival = max(largest[goals[other]] for other in range(len(state["hands"])) if other != seat)
-    steepness = 0.4 + 0.1 * max(mine, rival)
-    return 1.0 / (1.0 + math.exp(-steepness * (mine - rival)))
+    rivals = [other for other in range(n) if other != seat]
+    mine = groups.largest[goals[seat]]
+    rival = max(groups.largest[goals[other]] for other in rivals)
+    my_reach = groups.reach(state["hands"][seat], goals[seat])
+    rival_reach = max(groups.reach(state["hands"][other], goals[other]) for other in rivals)
+    if state["active"] == seat:
+        win = 1.0 if my_reach >= C.WIN_SIZE else 0.0
+    else:
+        win = -1.0 if rival_reach >= C.WIN_SIZE else 0.0
+    group_weight, reach_weight, win_weight = EVALUATE_WEIGHTS[min(n, 3)]
+    z = group_weight * (mine - rival) + reach_weight * (my_reach - rival_reach) + win_weight * win
+    return 1.0 / (1.0 + math.exp(-z))
 
 
 def _grid(board: dict, silver: str) -> dict:
@@ -150,6 +170,34 @@ class _Groups:
         #: with_card's answers, by (cell, card, rotation): a kept board meets the
         #: same placements again in the next sample.
         self.after: dict[tuple, dict[str, int]] = {}
+        #: for ``reach``: the resolved grid, its frontier (built when first asked)
+        #: and each card's best groups anywhere on it.
+        self.grid = _grid(board, silver)
+        self.spots: list | None = None
+        self.reaches: dict[str, dict[str, int]] = {}
+
+    def reach(self, hand: list[str], colour: str) -> int:
+        """The largest group of ``colour`` one dragon card of ``hand`` could make
+        (the group as it is when no card of the hand can be laid)."""
+        best = self.largest[colour]
+        for card in hand:
+            if C.is_dragon(card):
+                best = max(best, self._card_reach(card)[colour])
+        return best
+
+    def _card_reach(self, card: str) -> dict[str, int]:
+        found = self.reaches.get(card)
+        if found is None:
+            if self.spots is None:
+                grid = self.grid
+                self.spots = [(cell, touching_colours(grid, cell)) for cell in frontier(grid)]
+            found = dict(self.largest)
+            for cell, rot in placements(self.grid, card, self.spots):
+                for colour, size in self.with_card(cell, card, rot).items():
+                    if size > found[colour]:
+                        found[colour] = size
+            self.reaches[card] = found
+        return found
 
     def with_card(self, cell: tuple[int, int], card: str, rot: int) -> dict[str, int]:
         """Each colour's largest group once ``card`` is laid at the empty ``cell``

@@ -8,7 +8,7 @@ import pytest
 from games.catalog.seven_dragons import bot
 from games.catalog.seven_dragons import components as C
 from games.catalog.seven_dragons.builders import position
-from games.catalog.seven_dragons.rules import GAME, group_sizes
+from games.catalog.seven_dragons.rules import GAME, cell_key, group_sizes
 from games.engine.rng import Rng
 from games.engine.testing import play_random_game
 
@@ -136,18 +136,69 @@ def test_the_groups_after_one_more_card_equal_a_recount_along_random_games():
     assert checked > 500
 
 
+#: Red's row from the silver dragon: with the wild silver, a group of five cards.
+RED_ROW = {"1,0": "DR-S-red", "2,0": "DR-S-red", "3,0": "DR-H-red-gold", "4,0": "DR-H-red-blue"}
+#: The same row one card longer: six red, a red card away from seven.
+RED_SIX = {**RED_ROW, "5,0": "DR-H-red-black"}
+
+
 def test_the_strong_levels_evaluation_favours_the_goal_nearer_seven():
     """``evaluate`` judges an unfinished sample: the seat whose goal colour's group
-    leads is favoured, more so the nearer the groups are to seven, and in two
-    players the two chances add up to one."""
-    row = ["DR-S-red", "DR-S-red", "DR-H-red-gold", "DR-H-red-blue"]
-    board = {f"{i + 1},0": name for i, name in enumerate(row)}
-    state = position(board=board, hands=[["DR-Q01"], ["DR-Q02"]], goals=["red", "green"])
-    red_lead = bot.evaluate(state, 0)
-    assert red_lead > 0.5
+    leads is favoured, and in two players the two chances add up to one."""
+    hands = [["DR-Q01"], ["DR-Q02"]]
+    state = position(board=RED_ROW, hands=hands, goals=["red", "green"])
+    assert bot.evaluate(state, 0) > 0.5
     assert bot.evaluate(state, 0) + bot.evaluate(state, 1) == pytest.approx(1.0)
-    even = position(hands=[["DR-Q01"], ["DR-Q02"]], goals=["red", "green"])
+    even = position(hands=[["DR-S-red"], ["DR-S-green"]], goals=["red", "green"])
     assert bot.evaluate(even, 0) == pytest.approx(0.5)
-    longer = {**board, "5,0": "DR-H-red-black"}
-    nearer = position(board=longer, hands=[["DR-Q01"], ["DR-Q02"]], goals=["red", "green"])
-    assert bot.evaluate(nearer, 0) > red_lead
+
+
+def test_the_evaluation_counts_the_cards_in_hand():
+    """What each player could lay next counts more than the groups on the table
+    (the fitted weights, docs/bots.md): a red card in the red player's hand
+    raises its chances, and a win in the hand of the player to move is
+    nearly certain, while the same card in the hand of a player who must wait
+    is worth far less."""
+    green_hand = ["DR-S-blue"]
+    holding = position(board=RED_SIX, hands=[["DR-V-red-gold"], green_hand], goals=["red", "green"])
+    empty_handed = position(
+        board=RED_SIX, hands=[["DR-S-black"], green_hand], goals=["red", "green"]
+    )
+    assert (
+        bot._groups_of(bot._board_key(holding["board"]), C.WILD).reach(["DR-V-red-gold"], "red")
+        == 7
+    )
+    assert bot.evaluate(holding, 0) > 0.99
+    assert bot.evaluate(empty_handed, 0) < 0.9
+    waiting = position(
+        board=RED_SIX, hands=[["DR-V-red-gold"], green_hand], goals=["red", "green"], active=1
+    )
+    assert 0.5 < bot.evaluate(waiting, 0) < 0.95
+    assert bot.evaluate(waiting, 1) == pytest.approx(1 - bot.evaluate(waiting, 0))
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_reach_is_the_best_group_any_legal_placement_of_the_hand_makes(index):
+    """``_Groups.reach`` (what ``evaluate`` reads) against laying each dragon card
+    of the hand at each legal cell and rotation and counting the board again."""
+    run = play_random_game(GAME, 2, {}, f"reach-{index}", thorough=False)
+    state = GAME.setup(2, run.options, run.seed)
+    checked = 0
+    for move, (seat, action) in enumerate(run.moves):
+        if move % 3 == 0 and not state["pending"]:
+            board = state["board"]
+            silver = bot.silver_colour(state["pile"])
+            groups = bot._Groups(board, silver)
+            hand = state["hands"][seat]
+            grid = bot._grid(board, silver)
+            for colour in C.COLOURS:
+                best = bot._largest_groups(board, silver)[colour]
+                for card in hand:
+                    if C.is_dragon(card):
+                        for cell, rot in bot.placements(grid, card):
+                            laid = {**board, cell_key(*cell): [card, rot]}
+                            best = max(best, bot._largest_groups(laid, silver)[colour])
+                assert groups.reach(hand, colour) == best
+                checked += 1
+        state, _events = GAME.apply(state, seat, action)
+    assert checked > 40
