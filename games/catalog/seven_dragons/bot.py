@@ -56,36 +56,42 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
     return score_legal(GAME, state, seat, legal, _scorer)
 
 
-#: ``evaluate``'s weights by player count (more than three: three's): on the lead
-#: of the seat's goal group over the best rival's, on the lead of the groups each
-#: could reach with one dragon card of its hand, and on a win the player to move
-#: holds in its hand. Fitted to heuristic games (docs/bots.md).
+#: ``evaluate``'s weights on ``evaluation_features``, by player count (more than
+#: three: three's). Fitted to heuristic games by tests/load/seven_dragons_weights.py
+#: (docs/bots.md): what the hands can lay next says more than the groups on the
+#: table, and a win in the hand of the player to move is nearly certain.
 EVALUATE_WEIGHTS = {2: (-0.092, 0.445, 5.11), 3: (-0.06, 0.226, 0.649)}
 
 
 def evaluate(state: State, seat: int) -> float:
     """The seat's chances in an unfinished sample of the strong level's search
-    (``SEARCH["rollout_moves"]``), the goals and hands as the sample deals them:
-    a logistic of the lead of its goal colour's largest group over the best
-    rival goal's, the lead of the largest each could make with one dragon card
-    of its hand, and a win in the hand of the player to move. Reads a sample
-    the search dealt from the seat's view, never the match's real hidden state."""
-    n = len(state["hands"])
-    silver = silver_colour(state["pile"])
-    groups = _groups_of(_board_key(state["board"]), silver)
-    goals = state["goals"]
-    rivals = [other for other in range(n) if other != seat]
-    mine = groups.largest[goals[seat]]
-    rival = max(groups.largest[goals[other]] for other in rivals)
-    my_reach = groups.reach(state["hands"][seat], goals[seat])
-    rival_reach = max(groups.reach(state["hands"][other], goals[other]) for other in rivals)
-    if state["active"] == seat:
-        win = 1.0 if my_reach >= C.WIN_SIZE else 0.0
-    else:
-        win = -1.0 if rival_reach >= C.WIN_SIZE else 0.0
-    group_weight, reach_weight, win_weight = EVALUATE_WEIGHTS[min(n, 3)]
-    z = group_weight * (mine - rival) + reach_weight * (my_reach - rival_reach) + win_weight * win
+    (``SEARCH["rollout_moves"]``): a logistic of ``evaluation_features``. Reads a
+    sample the search dealt from the seat's view, never the match's real hidden
+    state."""
+    weights = EVALUATE_WEIGHTS[min(len(state["hands"]), 3)]
+    z = sum(w * x for w, x in zip(weights, evaluation_features(state, seat), strict=True))
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def evaluation_features(state: State, seat: int) -> tuple[int, int, int]:
+    """What ``evaluate`` weighs, the goals and hands as the sample deals them: the
+    lead of the seat's goal colour's largest group over the best rival goal's;
+    the lead of the largest group of its goal one dragon card of its hand could
+    make over the best a rival could make so (``_Groups.reach``); and 1 when the
+    seat is to move and its hand holds a win, -1 when a rival is to move and a
+    rival's hand holds one."""
+    n = len(state["hands"])
+    groups = _groups_of(_board_key(state["board"]), silver_colour(state["pile"]))
+    goals, hands = state["goals"], state["hands"]
+    rivals = [other for other in range(n) if other != seat]
+    lead = groups.largest[goals[seat]] - max(groups.largest[goals[o]] for o in rivals)
+    my_reach = groups.reach(hands[seat], goals[seat])
+    rival_reach = max(groups.reach(hands[o], goals[o]) for o in rivals)
+    if state["active"] == seat:
+        win = 1 if my_reach >= C.WIN_SIZE else 0
+    else:
+        win = -1 if rival_reach >= C.WIN_SIZE else 0
+    return lead, my_reach - rival_reach, win
 
 
 def _grid(board: dict, silver: str) -> dict:
