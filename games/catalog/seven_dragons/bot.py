@@ -42,8 +42,8 @@ def _a_move_per_player(state: State) -> int:
 #: move; with more, every rival's reply) and ``evaluate`` judges the sample,
 #: whose hidden goals ``sample_secrets`` deals by their public trails. The
 #: heuristic's best 8 are compared: it does not know the rivals' goals, so its
-#: order is a poorer guide here. About 300 such rollouts a second of one core:
-#: 192 a move keep a search inside one second (docs/bots.md).
+#: order is a poorer guide here. 192 rollouts a move keep a search well inside
+#: one second of one core (docs/bots.md).
 SEARCH = {"max_iterations": 192, "max_candidates": 8, "rollout_moves": _a_move_per_player}
 
 
@@ -60,7 +60,7 @@ def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
 #: three: three's). Fitted to heuristic games by tests/load/seven_dragons_weights.py
 #: (docs/bots.md): what the hands can lay next says more than the groups on the
 #: table, and a win in the hand of the player to move is nearly certain.
-EVALUATE_WEIGHTS = {2: (-0.092, 0.445, 5.11), 3: (-0.06, 0.226, 0.649)}
+EVALUATE_WEIGHTS = {2: (-0.092, 0.445, 5.11), 3: (-0.048, 0.175, 1.356)}
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -78,20 +78,18 @@ def evaluation_features(state: State, seat: int) -> tuple[int, int, int]:
     lead of the seat's goal colour's largest group over the best rival goal's;
     the lead of the largest group of its goal one dragon card of its hand could
     make over the best a rival could make so (``_Groups.reach``); and 1 when the
-    seat is to move and its hand holds a win, -1 when a rival is to move and a
-    rival's hand holds one."""
+    seat is to move and its hand holds a win, -1 when the rival to move holds one."""
     n = len(state["hands"])
     groups = _groups_of(_board_key(state["board"]), silver_colour(state["pile"]))
     goals, hands = state["goals"], state["hands"]
     rivals = [other for other in range(n) if other != seat]
     lead = groups.largest[goals[seat]] - max(groups.largest[goals[o]] for o in rivals)
-    my_reach = groups.reach(hands[seat], goals[seat])
-    rival_reach = max(groups.reach(hands[o], goals[o]) for o in rivals)
-    if state["active"] == seat:
-        win = 1 if my_reach >= C.WIN_SIZE else 0
-    else:
-        win = -1 if rival_reach >= C.WIN_SIZE else 0
-    return lead, my_reach - rival_reach, win
+    reach = {player: groups.reach(hands[player], goals[player]) for player in range(n)}
+    active = state["active"]
+    win = 0
+    if reach[active] >= C.WIN_SIZE:
+        win = 1 if active == seat else -1
+    return lead, reach[seat] - max(reach[o] for o in rivals), win
 
 
 def _grid(board: dict, silver: str) -> dict:

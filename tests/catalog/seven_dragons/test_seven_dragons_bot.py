@@ -202,3 +202,16 @@ def test_reach_is_the_best_group_any_legal_placement_of_the_hand_makes(index):
                 checked += 1
         state, _events = GAME.apply(state, seat, action)
     assert checked > 40
+
+
+def test_only_the_player_to_move_has_a_win_in_hand():
+    """With three players a rival's winning card threatens at once only when that
+    rival is the one to move: the next player may still block it."""
+    hands = [["DR-S-blue"], ["DR-S-gold"], ["DR-V-red-gold"]]
+    goals = ["green", "blue", "red"]
+    between = position(board=RED_SIX, hands=hands, goals=goals, active=1)
+    assert bot.evaluation_features(between, 0)[2] == 0
+    threat = position(board=RED_SIX, hands=hands, goals=goals, active=2)
+    assert bot.evaluation_features(threat, 0)[2] == -1
+    assert bot.evaluation_features(threat, 2)[2] == 1
+    assert bot.evaluate(threat, 0) < bot.evaluate(between, 0)
