@@ -144,6 +144,12 @@ def _groups_of(cards: frozenset, silver: str) -> _Groups:
     return _Groups({key: (card, rot) for key, card, rot in cards}, silver)
 
 
+def _shows(card: str, colour: str) -> bool:
+    """Whether a dragon card has a panel of ``colour`` (the rainbow has every one)."""
+    printed = C.quadrants(card)
+    return colour in printed or C.RAINBOW in printed
+
+
 class _Groups:
     """A board's groups by colour, kept so that the largest groups after laying one
     more card are found from the card's neighbours alone.
@@ -185,7 +191,8 @@ class _Groups:
         (the group as it is when no card of the hand can be laid)."""
         best = self.largest[colour]
         for card in hand:
-            if C.is_dragon(card):
+            # A card without the colour (or the rainbow) cannot grow its groups.
+            if C.is_dragon(card) and _shows(card, colour):
                 best = max(best, self._card_reach(card)[colour])
         return best
 
