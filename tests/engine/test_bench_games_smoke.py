@@ -3,21 +3,15 @@ size: it searches, counts its rollouts, and its digest of the play is the same o
 a second run (the digest is how the script tells that the reference's code and
 this code played alike). Nothing is asserted about speed."""
 
-import importlib.util
 from pathlib import Path
+
+from tests.scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "load" / "games_per_second.py"
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("games_per_second", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_rollout_workload_counts_its_rollouts_and_repeats_its_play(monkeypatch):
-    bench = _load()
+    bench = load_script("games_per_second")
     monkeypatch.setitem(bench.ROLLOUT_ITERATIONS, "nogi", 4)
     rollouts, seconds, digest = bench.rollout_workload("nogi", positions=2)
     assert rollouts == 8 and seconds > 0
@@ -33,7 +27,7 @@ def test_the_reference_commit_is_in_the_repository():
 
     import pytest
 
-    bench = _load()
+    bench = load_script("games_per_second")
     repository = ["git", "-C", str(SCRIPT.parents[2])]
     shallow = subprocess.run(
         [*repository, "rev-parse", "--is-shallow-repository"], capture_output=True, text=True
@@ -52,7 +46,7 @@ def test_a_game_with_a_newer_rules_version_is_timed_under_the_references(monkeyp
     reference's sets Nogi up under version 1, which both codes play alike."""
     from games.engine import registry
 
-    bench = _load()
+    bench = load_script("games_per_second")
     registry.discover()
     version = bench.ROLLOUT_RULES_VERSION["nogi"]
     assert version < registry.get("nogi").rules_version

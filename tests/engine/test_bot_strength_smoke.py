@@ -2,26 +2,13 @@
 tiny size: it completes and prints its table for every game. Nothing is asserted
 about strength here (docs/bots.md has the measured numbers)."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "load" / "bot_strength.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("bot_strength", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    # Registered by name, so --jobs can send its functions to worker processes.
-    sys.modules["bot_strength"] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_the_strength_benchmark_completes_and_prints_its_tables(capsys):
-    bench = _load()
+    bench = load_script("bot_strength")
     assert bench.main(["--games", "2", "--rank-games", "1", "--iterations", "1"]) == 0
     captured = capsys.readouterr()
     duels, _sep, ranks = captured.out.partition("\n\n")
@@ -55,7 +42,7 @@ def test_tally_adds_up_the_logged_games_of_runs_over_separate_ranges(capsys):
         "game seven_dragons-rank3-0 levels=strong,heuristic,heuristic ranks=[2, 1, 3]",
         "game seven_dragons-rank3-1 levels=heuristic,strong,heuristic ranks=[3, 1, 2]",
     ]
-    bench = _load()
+    bench = load_script("bot_strength")
     assert bench.tally(logged) == 0
     out = capsys.readouterr().out
     assert "nogi            strong vs heuristic           3     1.5   50.0%" in out
@@ -64,7 +51,7 @@ def test_tally_adds_up_the_logged_games_of_runs_over_separate_ranges(capsys):
 
 
 def test_the_wilson_interval():
-    bench = _load()
+    bench = load_script("bot_strength")
     z2 = 1.96**2
     # No point in 10 games: from 0 to z2 / (10 + z2); every point: the mirror.
     assert bench.wilson(0, 10) == pytest.approx((0.0, z2 / (10 + z2)))
@@ -75,7 +62,7 @@ def test_the_wilson_interval():
 
 def test_parallel_games_give_the_same_results_as_one_process():
     """--jobs only spreads the games over processes: each game is the same game."""
-    bench = _load()
+    bench = load_script("bot_strength")
     budget = bench.Budget(iterations=2, seconds=None)
     one = bench.duel("nogi", 4, "strong", "heuristic", budget, {"iterations": 0, "seconds": 0.0})
     stats = {"iterations": 0, "seconds": 0.0}
@@ -87,7 +74,7 @@ def test_parallel_games_give_the_same_results_as_one_process():
 def test_a_run_shared_by_ranges_plays_the_games_of_one_run(capsys):
     """--first numbers the games from there: games 0-1 and 2-3 in two runs are
     games 0-3 of one run, the same seeds and seats, so their points add up."""
-    bench = _load()
+    bench = load_script("bot_strength")
     budget = bench.Budget(iterations=2, seconds=None)
 
     def points(games, first=0):
@@ -109,7 +96,7 @@ def test_a_run_shared_by_ranges_plays_the_games_of_one_run(capsys):
 
 
 def test_a_search_setting_is_applied_to_every_game_and_checked(capsys):
-    bench = _load()
+    bench = load_script("bot_strength")
     try:
         assert (
             bench.main(

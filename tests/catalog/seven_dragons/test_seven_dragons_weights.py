@@ -1,32 +1,20 @@
 """The fit of ``evaluate``'s weights (``tests/load/seven_dragons_weights.py``): it
 finds known weights again, and it reads the very features ``evaluate`` weighs."""
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
 from games.catalog.seven_dragons import bot
 from games.catalog.seven_dragons.rules import GAME
 from games.engine.rng import Rng
-
-SCRIPT = Path(__file__).resolve().parents[2] / "load" / "seven_dragons_weights.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("seven_dragons_weights", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["seven_dragons_weights"] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_the_fit_finds_the_weights_that_made_the_labels():
     """Labels that are the logistic of known weights (fractional, as a shared
     rank gives) are best explained by those weights."""
-    fit = _load()
+    fit = load_script("seven_dragons_weights")
     truth = (-0.2, 0.5, 4.0)
     rng = Rng.from_seed("weights-fit")
     rows = []
@@ -40,7 +28,7 @@ def test_the_fit_finds_the_weights_that_made_the_labels():
 
 
 def test_the_fit_reads_evaluates_features_and_prints_its_weights(capsys):
-    fit = _load()
+    fit = load_script("seven_dragons_weights")
     rows = fit.positions((2, 0))
     assert rows and all(len(features) == 3 for features, _y, _game in rows)
     state = GAME.setup(2, {"first": "seat1", "bonus_on_move": True}, "weights-2-0")
