@@ -55,3 +55,27 @@ def test_a_game_with_a_newer_rules_version_is_timed_under_the_references(monkeyp
     older = bench.rollout_workload("nogi", positions=2, rules_version=version)
     assert bench.rollout_workload("nogi", positions=2, rules_version=version)[2] == older[2]
     assert bench.rollout_workload("nogi", positions=2)[2] != older[2]
+
+
+def test_the_rules_share_times_the_rules_inside_the_same_workload():
+    """``tests/load/rules_share.py`` (docs/performance.md, "Where Nogi's rollouts
+    still spend their time") plays the bench's workload with the rules timed: a
+    part of the workload's time, and the same play as the workload untimed. In
+    its own interpreter: it wraps the game's methods for the rest of the process."""
+    import json
+    import subprocess
+    import sys
+
+    script = SCRIPT.parent / "rules_share.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "nogi", "--rules-version", "1", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    timed = json.loads(done.stdout)
+    assert 0 < timed["in_rules"] < timed["seconds"]
+    rollouts, _seconds, digest = load_script("games_per_second").rollout_workload(
+        "nogi", rules_version=1
+    )
+    assert (timed["rollouts"], timed["digest"]) == (rollouts, digest)
