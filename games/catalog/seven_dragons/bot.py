@@ -306,7 +306,7 @@ def _scorer(view: dict[str, Any]):
     def placed(card: str, cell: str, rot: int) -> float:
         if not kept:
             kept["groups"] = _groups_of(_board_key(board), silver)
-            kept["grid"] = _grid(board, silver)
+            kept["grid"] = kept["groups"].grid
         where = parse_cell(cell)
         worth = _value(kept["groups"].with_card(where, card, rot), goal)
         return worth + 1.5 * bonus(kept["grid"], where, C.quadrants(card, rot))
