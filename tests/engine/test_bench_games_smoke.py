@@ -3,11 +3,9 @@ size: it searches, counts its rollouts, and its digest of the play is the same o
 a second run (the digest is how the script tells that the reference's code and
 this code played alike). Nothing is asserted about speed."""
 
-from pathlib import Path
+from tests.scripts import LOAD, load_script
 
-from tests.scripts import load_script
-
-SCRIPT = Path(__file__).resolve().parents[1] / "load" / "games_per_second.py"
+SCRIPT = LOAD / "games_per_second.py"
 
 
 def test_the_rollout_workload_counts_its_rollouts_and_repeats_its_play(monkeypatch):
