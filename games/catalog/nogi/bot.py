@@ -205,10 +205,9 @@ def _expectations(level_at: dict[int, int], spaces: int, dragon: int) -> dict[in
         if not level:
             expected_at[field] = 0.0
             continue
-        expected = _shared_places(ahead, level)
-        if field - dragon <= DANGER_DISTANCE:
-            expected *= _LONE_FACTOR if level == 1 else _GROUP_FACTOR
-        expected_at[field] = expected
+        expected_at[field] = (
+            _IN_DANGER[ahead][level] if field - dragon <= DANGER_DISTANCE else _SAFE[ahead][level]
+        )
         ahead += level
     return expected_at
 
@@ -403,6 +402,26 @@ def _shared_places(first: int, level: int) -> float:
         )
         / level
     )
+
+
+#: ``_shared_places(ahead, level)`` by knights ahead (the castle's taken spaces
+#: counted) and knights on the field: ``_expectations`` reads it for every field
+#: of every action it scores. Enough places for any position: at most 4 castle
+#: spaces and a fifth for the last knights, 7 knights, 2 of them moving in.
+_AHEAD_MAX = 2 * len(C.COLOURS) + len(C.CASTLE_POINTS) + 1
+_SAFE = [
+    [_shared_places(ahead, level) if level else 0.0 for level in range(len(C.COLOURS) + 1)]
+    for ahead in range(_AHEAD_MAX)
+]
+#: The same for a field within ``DANGER_DISTANCE`` of the dragon (the same product
+#: as ``expected *= factor``, so the same number).
+_IN_DANGER = [
+    [
+        expected * (_LONE_FACTOR if level == 1 else _GROUP_FACTOR)
+        for level, expected in enumerate(row)
+    ]
+    for row in _SAFE
+]
 
 
 def score_action(view: Mapping[str, Any], action: Action, weights: Mapping[str, float]) -> float:
