@@ -68,16 +68,18 @@ def _scorer(view: Mapping[str, Any]):
 
     The strong level's rollouts score every legal action of every move, so
     what the position gives every action (the weights, the castle's values,
-    how many knights stand on each field) is worked out once per decision,
-    and actions that move the same knights by the same step (a 1+1 die offers
-    every ordered pair of knights, several dice often show one number) are
-    scored once. An action moving one knight, or two knights one field each
-    (nearly all of them), is scored on the decision's counts per field with
-    the moved knights taken off and put on, without a copy of the board;
-    knights leaving the same fields for the same fields share the expectation
-    per field. Every number comes from the same arithmetic in the same order
-    as ``score_action``'s, which ``tests/catalog/nogi/test_nogi_bot.py``
-    compares with it on every legal action along bot games.
+    how many knights stand on each field and ahead of it, each knight's
+    value before any move) is worked out once per decision, and actions that
+    move the same knights by the same step (a 1+1 die offers every ordered
+    pair of knights, several dice often show one number) are scored once.
+    An action moving one knight, or two knights one field each (nearly all of
+    them), changes the expectation only of the fields between where a moved
+    knight stood and where it lands (the places ahead of any other field are
+    the same), so only those are worked out again (``moved``), once per
+    fields left and reached. Every number comes from the same arithmetic in
+    the same order as ``score_action``'s, which
+    ``tests/catalog/nogi/test_nogi_bot.py`` compares with it on every legal
+    action along bot games.
     """
     board0 = view["board"]
     roll = view["roll"]
@@ -93,7 +95,7 @@ def _scorer(view: Mapping[str, Any]):
     level0: dict[int, int] = {}
     for field in board0.values():
         level0[field] = level0.get(field, 0) + 1
-    # The decision: everything ``_outcome`` and ``_expectations`` read.
+    # The decision: everything ``_outcome`` reads.
     decision = (
         board0,
         level0,
@@ -105,12 +107,97 @@ def _scorer(view: Mapping[str, Any]):
         _weight_list(tuple(view["me"]["shield_ids"])),
     )
     _b, _l, _c, spaces, _d, lone_check, bunny_fields, weight_list = decision
-    # Each colour's field on the board (None: off it) with its value off the board.
-    base = [(board0.get(colour), in_castle[colour]) for colour in C.COLOURS]
+    # The position before any move: each occupied field (front first), the
+    # places taken ahead of it (castle spaces and knights) and its expectation,
+    # as ``_expectations`` works them out; the colours on it; each colour's value.
+    occupied = sorted(level0, reverse=True)
+    ahead_of: dict[int, int] = {}
+    expected0: dict[int, float] = {}
+    ahead = spaces
+    for field in occupied:
+        level = level0[field]
+        ahead_of[field] = ahead
+        expected0[field] = (
+            _IN_DANGER[ahead][level] if field - dragon <= DANGER_DISTANCE else _SAFE[ahead][level]
+        )
+        ahead += level
+    colours_at: dict[int, list[int]] = {}
+    values0 = []
+    for index, colour in enumerate(C.COLOURS):
+        field = board0.get(colour)
+        if field is None:
+            values0.append(in_castle[colour])
+        else:
+            values0.append(expected0[field])
+            colours_at.setdefault(field, []).append(index)
+
+    def table(field: int) -> list[list[float]]:
+        return _IN_DANGER if field - dragon <= DANGER_DISTANCE else _SAFE
+
+    def moved_one(here: int, target: int) -> tuple[list, float] | None:
+        """What one knight moving from ``here`` to ``target`` changes: the colours
+        of each other field whose expectation changes, with the new one, and the
+        expectation where the knight lands. None when ``_outcome`` must answer:
+        a knight into the castle, or one left alone with the dragon. Only the
+        fields from ``here`` to ``target`` change: the knight is one more place
+        ahead of those it passes forward, one fewer of those it passes back."""
+        if target > C.LAST_FIELD:
+            return None
+        if lone_check and (level0.get(dragon, 0) - (here == dragon) + (target == dragon) == 1):
+            return None
+        low, high = (here, target) if here <= target else (target, here)
+        changes = []
+        landed = None
+        for field in occupied:
+            if field > high:
+                continue
+            if landed is None and field < target:  # the field behind an empty target
+                landed = table(target)[ahead_of[field] - (here > target)][1]
+            if field < low:
+                break
+            level = level0[field] - (field == here) + (field == target)
+            if not level:
+                continue
+            expected = table(field)[ahead_of[field] + (target > field) - (here > field)][level]
+            changes.append((colours_at[field], expected))
+            if field == target:
+                landed = expected
+        if landed is None:  # an empty target behind every knight
+            ahead = spaces + sum(level0[field] for field in occupied if field > target)
+            landed = table(target)[ahead - (here > target)][1]
+        return changes, landed
+
+    def moved_two(here1: int, here2: int) -> tuple[list, dict[int, float]] | None:
+        """``moved_one`` for two knights moving one field each (``here1`` <=
+        ``here2``): the expectation of every field they land on. Only the four
+        fields they leave and reach change: each moved knight is one more place
+        ahead of the field it left."""
+        level_at: dict[int, int] = {}
+        for here in (here1, here2):
+            level_at[here] = level_at.get(here, level0[here]) - 1
+            level_at[here + 1] = level_at.get(here + 1, level0.get(here + 1, 0)) + 1
+        if here2 + 1 > C.LAST_FIELD:
+            return None
+        if lone_check and level_at.get(dragon, level0.get(dragon)) == 1:
+            return None
+        changes = []
+        expected_at: dict[int, float] = {}
+        for field, level in level_at.items():
+            if not level:
+                continue
+            # A field empty before the move is one ahead of a moved knight's.
+            ahead = ahead_of[field] if field in ahead_of else ahead_of[field - 1]
+            expected = table(field)[ahead + (field == here1) + (field == here2)][level]
+            expected_at[field] = expected
+            if field in colours_at:
+                changes.append((colours_at[field], expected))
+        return changes, expected_at
+
     # Per die: the key of its step (as ``_move_key``) and the fields it adds (None: MINUS, PLUS).
     steps: dict[str, tuple[tuple, int | None]] = {}
-    # Expectations per field by the fields knights leave and reach.
-    by_move: dict[tuple, dict[int, float]] = {}
+    # What a move changes, by the fields knights leave and reach.
+    by_move: dict[tuple[int, int], tuple[list, float] | None] = {}
+    by_pair: dict[tuple[int, int], tuple[list, dict[int, float]] | None] = {}
     known: dict[tuple, float] = {}
 
     def score(action: Action) -> float:
@@ -138,12 +225,15 @@ def _scorer(view: Mapping[str, Any]):
             else:
                 target = plus_target(board0, knight)
             move = (here, target)
-            expected_at = by_move.get(move)
-            if expected_at is None:
-                expected_at = by_move[move] = _moved_expectations(decision, move)
-            if expected_at:
-                values = [value if field is None else expected_at[field] for field, value in base]
-                values[INDEX_OF[knight]] = expected_at[target]
+            change = (
+                by_move[move] if move in by_move else by_move.setdefault(move, moved_one(*move))
+            )
+            if change is not None:
+                values = values0.copy()
+                for indices, expected in change[0]:
+                    for index in indices:
+                        values[index] = expected
+                values[INDEX_OF[knight]] = change[1]
                 found = known[key] = sum(map(mul, weight_list, values)) + (
                     (1 if target != here and target in bunny_fields else 0) * BUNNY_WORTH
                 )
@@ -154,18 +244,17 @@ def _scorer(view: Mapping[str, Any]):
             here2 = board0[second]
             target1 = here1 + 1
             target2 = here2 + 1
-            move = (
-                (here1, target1, here2, target2)
-                if here1 <= here2
-                else (here2, target2, here1, target1)
+            move = (here1, here2) if here1 <= here2 else (here2, here1)
+            change = (
+                by_pair[move] if move in by_pair else by_pair.setdefault(move, moved_two(*move))
             )
-            expected_at = by_move.get(move)
-            if expected_at is None:
-                expected_at = by_move[move] = _moved_expectations(decision, move)
-            if expected_at:
-                values = [value if field is None else expected_at[field] for field, value in base]
-                values[INDEX_OF[first]] = expected_at[target1]
-                values[INDEX_OF[second]] = expected_at[target2]
+            if change is not None:
+                values = values0.copy()
+                for indices, expected in change[0]:
+                    for index in indices:
+                        values[index] = expected
+                values[INDEX_OF[first]] = change[1][target1]
+                values[INDEX_OF[second]] = change[1][target2]
                 bunnies = (1 if target1 in bunny_fields else 0) + (
                     1 if target2 in bunny_fields and target2 != target1 else 0
                 )
@@ -176,23 +265,6 @@ def _scorer(view: Mapping[str, Any]):
         return found
 
     return score
-
-
-def _moved_expectations(decision: tuple, move: tuple[int, ...]) -> dict[int, float]:
-    """The expectation per field once knights moved (``move``: each knight's field,
-    then where it goes); empty when ``_outcome`` must answer: a knight into the
-    castle, or one left alone with the dragon."""
-    _board, level0, _castle, spaces, dragon, lone_check, _bunnies, _weights = decision
-    level_at = dict(level0)
-    for index in range(0, len(move), 2):
-        here, target = move[index], move[index + 1]
-        if target > C.LAST_FIELD:
-            return {}
-        level_at[here] -= 1
-        level_at[target] = level_at.get(target, 0) + 1
-    if lone_check and level_at.get(dragon) == 1:
-        return {}
-    return _expectations(level_at, spaces, dragon)
 
 
 def _expectations(level_at: dict[int, int], spaces: int, dragon: int) -> dict[int, float]:
