@@ -142,8 +142,8 @@ def choose_best(
     if level != "heuristic":
         raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
     scores = score_legal(game, state, seat, legal, scorer, view)
-    best = max(scores)
-    return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
+    floor = max(scores) - 1e-9
+    return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= floor])
 
 
 def bot_module(game_key: str):

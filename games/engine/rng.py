@@ -67,6 +67,26 @@ class Rng:
             if value < limit:
                 return value % n
 
+    def below_each(self, n: int, count: int) -> list[int]:
+        """``count`` draws of ``below(n)`` in a row, the same numbers in one call:
+        a game rolling several dice at once does it at every turn of every
+        rollout of the strong bot, where the calls cost more than the draws."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        state = self.state
+        draws: list[int] = []
+        while len(draws) < count:
+            # ``next64``, inlined.
+            state = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                draws.append(z % n)
+        self.state = state
+        return draws
+
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high]."""
         return low + self.below(high - low + 1)

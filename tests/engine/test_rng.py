@@ -1,5 +1,7 @@
 from collections import Counter
 
+import pytest
+
 from games.engine.rng import Rng, seed_hash
 
 
@@ -41,3 +43,18 @@ def test_shuffle_is_a_permutation():
 
 def test_seed_hash_is_sha256_hex():
     assert seed_hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def test_below_each_draws_what_below_draws_in_a_row():
+    """The same numbers and the same state after, rejections included: a range
+    just above 2**63 rejects nearly half of the raw draws."""
+    for n in (1, 6, 1000, (1 << 63) + 1):
+        one, many = Rng.from_seed(f"each-{n}"), Rng.from_seed(f"each-{n}")
+        assert many.below_each(n, 40) == [one.below(n) for _ in range(40)]
+        assert many.dump() == one.dump()
+    assert Rng(0).below_each(6, 0) == []
+
+
+def test_below_each_refuses_an_empty_range():
+    with pytest.raises(ValueError):
+        Rng(0).below_each(0, 3)

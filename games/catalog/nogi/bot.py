@@ -258,8 +258,15 @@ def _scorer(view: Mapping[str, Any]):
                 bunnies = (1 if target1 in bunny_fields else 0) + (
                     1 if target2 in bunny_fields and target2 != target1 else 0
                 )
-                found = known[key] = sum(map(mul, weight_list, values)) + (bunnies * BUNNY_WORTH)
-                return found
+                found = sum(map(mul, weight_list, values)) + (bunnies * BUNNY_WORTH)
+            else:
+                found = _outcome(decision, movers, delta, roll[die])
+            # The same two knights in the other order land alike (only arrivals
+            # at the castle take their spaces in order): the same score.
+            known[key] = found
+            if max(target1, target2) <= C.LAST_FIELD:
+                known[step[0], (second, first)] = found
+            return found
         # Into the castle, a knight left alone with the dragon, anything else.
         found = known[key] = _outcome(decision, movers, delta, roll[die])
         return found

@@ -661,14 +661,22 @@ def _begin_turn(state: State, events: list[Event]) -> None:
 def _roll(state: State, seat: int, events: list[Event]) -> None:
     """Roll every die in the pool with the state's PRNG, in canonical die order."""
     rng = Rng.load(state["rng"])
-    roll = {}
-    for die in C.DICE:
-        if state["dice"][die] == POOL:
-            faces = C.DIE_SPECS[die].faces
-            roll[die] = faces[rng.below(len(faces))].to_json()
+    dice = state["dice"]
+    pool = [die for die in C.DICE if dice[die] == POOL]
+    roll = {
+        die: dict(_FACES_JSON[die][draw])
+        for die, draw in zip(pool, rng.below_each(_SIDES, len(pool)), strict=True)
+    }
     state["rng"] = rng.dump()
     state["roll"] = roll
     events.append({"type": "dice_rolled", "seat": seat, "faces": _nested(roll)})
+
+
+#: Every die's faces as the state holds them (copied into each roll).
+_FACES_JSON = {die: tuple(face.to_json() for face in C.DIE_SPECS[die].faces) for die in C.DICE}
+#: The dice's sides: six each (A.1), so a roll draws every die from one range.
+_SIDES = 6
+assert all(len(faces) == _SIDES for faces in _FACES_JSON.values())
 
 
 def _dragon_attack(state: State, seat: int, events: list[Event]) -> None:
