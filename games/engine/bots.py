@@ -15,7 +15,7 @@ actions, which narrows the search to the best few.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.engine import registry, search
@@ -141,9 +141,14 @@ def choose_best(
         return rng.choice(legal)
     if level != "heuristic":
         raise ValueError(f"unknown bot level {level!r}; choose from {LEVELS}")
-    scores = score_legal(game, state, seat, legal, scorer, view)
+    return pick_best(legal, score_legal(game, state, seat, legal, scorer, view), rng)
+
+
+def pick_best(items: Sequence[Any], scores: Sequence[float], rng: Rng) -> Any:
+    """One of the best-scoring ``items`` (within 1e-9 of the best: the same
+    position scored along two paths may differ in the last bit), drawn with ``rng``."""
     floor = max(scores) - 1e-9
-    return rng.choice([a for a, s in zip(legal, scores, strict=True) if s >= floor])
+    return rng.choice([item for item, score in zip(items, scores, strict=True) if score >= floor])
 
 
 def bot_module(game_key: str):

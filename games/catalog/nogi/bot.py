@@ -24,14 +24,18 @@ from typing import Any
 from games.catalog.nogi import components as C
 from games.catalog.nogi.rules import (
     GAME,
+    Move,
+    action_move,
     destination,
     knights_at,
+    legal_moves,
     minus_target,
+    move_action,
     plus_target,
     sight_view,
 )
 from games.engine.base import Action, State
-from games.engine.bots import choose_best, score_legal
+from games.engine.bots import choose_best, pick_best, score_legal
 from games.engine.rng import Rng
 
 LEVELS = ("random", "heuristic")
@@ -54,17 +58,34 @@ _GROUP_FACTOR = 1 - GROUP_DANGER
 
 
 def choose(state: State, seat: int, rng: Rng, level: str = "heuristic") -> Action:
-    """Pick one legal action for ``seat``; raise ValueError if the seat cannot act."""
-    return choose_best(GAME, state, seat, rng, level, _scorer, sight_view)
+    """Pick one legal action for ``seat``; raise ValueError if the seat cannot act.
+
+    The heuristic is ``choose_best``'s choice, made on the legal actions in
+    short (``legal_moves``: the die and the knights, no dictionary each), as
+    the strong level's rollouts make it at every move."""
+    if level != "heuristic":
+        return choose_best(GAME, state, seat, rng, level, _action_scorer, sight_view)
+    moves = legal_moves(state, seat)
+    if not moves:
+        raise ValueError(f"seat {seat} has no legal action now")
+    score = _scorer(sight_view(state, seat))
+    return move_action(pick_best(moves, [score(move) for move in moves], rng))
 
 
 def scores(state: State, seat: int, legal: list[Action]) -> list[float]:
     """The heuristic's score of each legal action (the strong level searches the best)."""
-    return score_legal(GAME, state, seat, legal, _scorer, sight_view)
+    return score_legal(GAME, state, seat, legal, _action_scorer, sight_view)
+
+
+def _action_scorer(view: Mapping[str, Any]):
+    """``_scorer`` for actions (``choose_best`` and ``score_legal`` hand it those)."""
+    score = _scorer(view)
+    return lambda action: score(action_move(action))
 
 
 def _scorer(view: Mapping[str, Any]):
-    """``score_action`` for every action from ``view``, the same numbers faster.
+    """``score_action`` for every move from ``view`` (an action in short, as
+    ``legal_moves`` lists them), the same numbers faster.
 
     The strong level's rollouts score every legal action of every move, so
     what the position gives every action (the weights, the castle's values,
@@ -75,8 +96,8 @@ def _scorer(view: Mapping[str, Any]):
     An action moving one knight, or two knights one field each (nearly all of
     them), changes the expectation only of the fields between where a moved
     knight stood and where it lands (the places ahead of any other field are
-    the same), so only those are worked out again (``moved``), once per
-    fields left and reached. Every number comes from the same arithmetic in
+    the same), so only those are worked out again (``moved_one``,
+    ``moved_two``), once per fields left and reached. Every number comes from the same arithmetic in
     the same order as ``score_action``'s, which
     ``tests/catalog/nogi/test_nogi_bot.py`` compares with it on every legal
     action along bot games.
@@ -193,22 +214,21 @@ def _scorer(view: Mapping[str, Any]):
                 changes.append((colours_at[field], expected))
         return changes, expected_at
 
-    # Per die: the key of its step (as ``_move_key``) and the fields it adds (None: MINUS, PLUS).
+    # Per die: its step (``_face_step``): the key of its moves' scores and the fields it adds.
     steps: dict[str, tuple[tuple, int | None]] = {}
     # What a move changes, by the fields knights leave and reach.
     by_move: dict[tuple[int, int], tuple[list, float] | None] = {}
     by_pair: dict[tuple[int, int], tuple[list, dict[int, float]] | None] = {}
     known: dict[tuple, float] = {}
 
-    def score(action: Action) -> float:
-        die = action["die"]
+    def score(move: Move) -> float:
+        die, movers = move
         step = steps.get(die)
         if step is None:
             face = roll[die]
             step = steps[die] = _FACE_STEPS.get((face["kind"], face.get("n"))) or _face_step(
                 face["kind"], face.get("n")
             )
-        movers = tuple(action["knights"]) if "knights" in action else (action["knight"],)
         key = (step[0], movers)
         found = known.get(key)
         if found is not None:
@@ -334,8 +354,10 @@ def _outcome(decision: tuple, movers: tuple, delta: int | None, die_face) -> flo
 
 
 def _face_step(kind: str, n: int | None) -> tuple[tuple, int | None]:
-    """A face's step as ``_move_key`` has it, and the fields it adds to a knight's
-    (None: it looks for the nearest knight, ``destination``)."""
+    """A face's step, what ``predict`` reads of it (("n", fields) for a numbered
+    face, else (kind,): two faces with one step move knights alike), and the
+    fields it adds to a knight's (None: it looks for the nearest knight,
+    ``destination``)."""
     if kind in C.NUMBERED_KINDS:
         return ("n", n), n
     return (kind,), 1 if kind == C.ONE_PLUS_ONE else None
@@ -357,15 +379,6 @@ def _weight_list(shield_ids: tuple[int, ...]) -> tuple[float, ...]:
     numbered ``shield_ids`` (the view's, from 1), kept."""
     weights = dict(_colour_weights(tuple(C.SHIELDS[number - 1] for number in shield_ids)))
     return tuple(weights[colour] for colour in C.COLOURS)
-
-
-def _move_key(view: Mapping[str, Any], action: Action) -> tuple:
-    """What ``predict`` reads of an action: the face's step and the knights, in order."""
-    die_face = view["roll"][action["die"]]
-    kind = die_face["kind"]
-    step = ("n", die_face["n"]) if kind in C.NUMBERED_KINDS else (kind,)
-    movers = tuple(action["knights"]) if "knights" in action else (action["knight"],)
-    return step, movers
 
 
 def colour_weights(view: Mapping[str, Any]) -> dict[str, float]:

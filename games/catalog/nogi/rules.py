@@ -78,6 +78,52 @@ def knights_at(board: Mapping[str, int], field: int) -> list[str]:
     return [colour for colour in C.COLOURS if board.get(colour) == field]
 
 
+#: A legal action in short: the die and the knights it moves, in order.
+Move = tuple[str, tuple[str, ...]]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """``legal_actions`` in short, in the same order: every way to use one rolled
+    die now (A.2 step 3), no-effect choices included. The heuristic bot scores
+    every one at every move of every rollout of the strong bot, and turns only
+    the one it plays into an action (``move_action``)."""
+    if state["over"] or seat != state["active"] or isinstance(seat, bool):
+        return []
+    on_board = knights_on_board(state)
+    moves: list[Move] = []
+    for die in C.DICE:
+        rolled = state["roll"].get(die)
+        if rolled is None:
+            continue
+        kind = rolled["kind"]
+        if kind == C.ONE_PLUS_ONE:
+            moves.extend(
+                (die, (first, second))
+                for first in on_board
+                for second in on_board
+                if first != second
+            )
+        elif is_any_knight(die, kind):
+            moves.extend((die, (knight,)) for knight in on_board)
+        else:
+            moves.append((die, (die,)))
+    return moves
+
+
+def move_action(move: Move) -> Action:
+    """The action of a ``legal_moves`` move: a 1+1 die moves two knights, any other one."""
+    die, knights = move
+    if len(knights) == 2:
+        return {"type": USE_DIE, "die": die, "knights": list(knights)}
+    return {"type": USE_DIE, "die": die, "knight": knights[0]}
+
+
+def action_move(action: Action) -> Move:
+    """A legal action in short (``legal_moves``' form)."""
+    knights = action["knights"] if "knights" in action else (action["knight"],)
+    return action["die"], tuple(knights)
+
+
 def is_any_knight(die: str, kind: str) -> bool:
     """Whether the face lets the player choose the knight (A.3: white die, white faces)."""
     return C.DIE_SPECS[die].any_knight or kind in C.ANY_KNIGHT_KINDS
@@ -234,27 +280,7 @@ class NogiGame(Game):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every way to use one rolled die now (A.2 step 3), no-effect choices included."""
-        if state["over"] or seat != state["active"] or isinstance(seat, bool):
-            return []
-        on_board = knights_on_board(state)
-        actions: list[Action] = []
-        for die in C.DICE:
-            rolled = state["roll"].get(die)
-            if rolled is None:
-                continue
-            kind = rolled["kind"]
-            if kind == C.ONE_PLUS_ONE:
-                actions.extend(
-                    {"type": USE_DIE, "die": die, "knights": [first, second]}
-                    for first in on_board
-                    for second in on_board
-                    if first != second
-                )
-            elif is_any_knight(die, kind):
-                actions.extend({"type": USE_DIE, "die": die, "knight": k} for k in on_board)
-            else:
-                actions.append({"type": USE_DIE, "die": die, "knight": die})
-        return actions
+        return [move_action(move) for move in legal_moves(state, seat)]
 
     def result(self, state: State) -> Result | None:
         """A.9: rank by score, then by bunny points; remaining ties share the rank."""
@@ -628,7 +654,7 @@ def copy_state(state: State) -> State:
 def _copy_schema(state: State) -> State:
     """``copy_state`` of the keys every rules version has."""
     new = dict(state)  # the scalars
-    new["options"] = _clone(state["options"])
+    new["options"] = dict(state["options"])  # each option's value is one of its choices
     new["board"] = dict(state["board"])
     new["castle"] = [list(space) for space in state["castle"]]
     new["castle_unplaced"] = list(state["castle_unplaced"])

@@ -8,7 +8,7 @@ import pytest
 
 from games.catalog.nogi.bot import choose, colour_weights, predict
 from games.catalog.nogi.builders import build_state
-from games.catalog.nogi.rules import GAME
+from games.catalog.nogi.rules import GAME, action_move, legal_moves, move_action
 from games.engine.rng import Rng
 
 
@@ -214,9 +214,43 @@ def test_the_decision_scorer_equals_score_action_on_every_legal_action():
         weights = colour_weights(view)
         score = nogi_bot._scorer(view)
         for action in GAME.legal_actions(state, seat):
-            assert score(action) == nogi_bot.score_action(view, action, weights), action
+            expected = nogi_bot.score_action(view, action, weights)
+            assert score(action_move(action)) == expected, action
             compared += 1
     assert compared > 5000
+
+
+def test_the_legal_moves_in_short_are_the_legal_actions():
+    """``legal_moves`` lists the legal actions in their order, each turned back
+    into its action by ``move_action``, and ``action_move`` is its inverse."""
+    compared = 0
+    for state, _seat in _bot_positions(6):
+        for other in range(state["n_players"]):
+            legal = GAME.legal_actions(state, other)
+            moves = legal_moves(state, other)
+            assert [move_action(move) for move in moves] == legal
+            assert [action_move(action) for action in legal] == moves
+            compared += len(legal)
+    assert compared > 2000
+
+
+def test_the_heuristic_on_moves_chooses_what_it_chooses_on_actions():
+    """The heuristic picks among ``legal_moves`` what ``choose_best`` picks among
+    the legal actions, with the same draws: the same action, the same rng after."""
+    from games.catalog.nogi import bot as nogi_bot
+    from games.catalog.nogi.rules import sight_view
+    from games.engine.bots import choose_best
+
+    compared = 0
+    for index, (state, seat) in enumerate(_bot_positions(8)):
+        short, full = Rng.from_seed(f"pick-{index}"), Rng.from_seed(f"pick-{index}")
+        action = choose_best(
+            GAME, state, seat, full, "heuristic", nogi_bot._action_scorer, sight_view
+        )
+        assert choose(state, seat, short) == action
+        assert short.dump() == full.dump()
+        compared += 1
+    assert compared > 300
 
 
 def test_the_schema_copy_equals_the_generic_copy_and_shares_nothing():
@@ -257,6 +291,7 @@ def test_the_bots_part_of_the_view_equals_the_view():
         assert part["me"] == {key: view["me"][key] for key in SIGHT_ME_KEYS}
         legal = GAME.legal_actions(state, seat)
         fast, slow = nogi_bot._scorer(part), nogi_bot._scorer(view)
-        assert [fast(action) for action in legal] == [slow(action) for action in legal]
+        moves = [action_move(action) for action in legal]
+        assert [fast(move) for move in moves] == [slow(move) for move in moves]
         compared += 1
     assert compared > 200
