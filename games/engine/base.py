@@ -113,6 +113,11 @@ class Game:
     options: list[Option] = []
     #: Older rules versions whose matches still play and replay as they were.
     old_rules_versions: tuple[int, ...] = ()
+    #: Whether ``resolve`` may play move after move on one state: it keeps
+    #: nothing of a state's object outside it (no cache by identity) and puts
+    #: nothing of the action's into it. The strong bot's rollouts then copy the
+    #: state once, not at every move (``games.engine.search.rollout``).
+    resolves_in_place: bool = False
 
     # Required -------------------------------------------------------------------------------
 

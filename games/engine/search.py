@@ -114,7 +114,18 @@ def rollout(
     ``policy`` answers with one of the seat's legal actions (every bot level
     does, as the conformance kit checks), so each move is played with
     ``apply_legal``: ``apply``'s checks would list the legal actions a second
-    time at every move of every rollout."""
+    time at every move of every rollout. A game whose ``resolve`` may play
+    move after move on one state (``Game.resolves_in_place``) plays them all
+    on one copy of ``state``: the same states, without a copy a move."""
+    if game.resolves_in_place:
+        state = game.copy_state(state)
+        for _move in range(moves):
+            seats = game.current_seats(state)
+            if not seats:
+                return state
+            seat = seats[0]
+            game.resolve(state, seat, policy(state, seat, rng))
+        return state
     for _move in range(moves):
         seats = game.current_seats(state)
         if not seats:

@@ -260,3 +260,44 @@ def test_apply_legal_gives_what_apply_gives_along_rollouts():
             for action in game.legal_actions(state, seat)[:12]:
                 assert game.apply_legal(state, seat, action) == game.apply(state, seat, action)
             assert json.dumps(state, sort_keys=True) == before
+
+
+class _Copying:
+    """The real game, its rollouts copying the state at every move."""
+
+    resolves_in_place = False
+
+    def __init__(self, game):
+        self.game = game
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+
+def _rollout_seen(game, state, heuristic, seed):
+    """Every position a rollout's policy sees, then its end, as JSON."""
+    seen = []
+
+    def policy(position, seat, rng):
+        seen.append(json.dumps(position, sort_keys=True))
+        return heuristic(position, seat, rng)
+
+    final = search.rollout(game, state, policy, Rng.from_seed(seed))
+    return [*seen, json.dumps(final, sort_keys=True)]
+
+
+def test_a_rollout_in_place_plays_the_states_a_copying_one_plays():
+    """A game that resolves in place (Nogi) plays its rollouts on one copy: every
+    state the policy sees and the end are those of a rollout copying at every
+    move, from the same stream, and the state it starts from is left alone."""
+    in_place = [game.key for game in registry.all() if game.resolves_in_place]
+    assert "nogi" in in_place
+    for key in in_place:
+        game = registry.get(key)
+        heuristic = _heuristic(key)
+        for index, (state, _seat) in enumerate(_positions(key, 4)):
+            before = json.dumps(state, sort_keys=True)
+            seen = _rollout_seen(game, state, heuristic, f"place-{index}")
+            assert seen == _rollout_seen(_Copying(game), state, heuristic, f"place-{index}")
+            assert len(seen) > 5
+            assert json.dumps(state, sort_keys=True) == before

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from operator import mul
 from typing import Any
 
 from games.catalog.nogi import components as C
@@ -142,22 +141,24 @@ def _scorer(view: Mapping[str, Any]):
             _IN_DANGER[ahead][level] if field - dragon <= DANGER_DISTANCE else _SAFE[ahead][level]
         )
         ahead += level
+    # Each colour's weighted value (its weight times its expectation: the terms
+    # ``score_action`` adds up, in colour order) and the colours on each field.
     colours_at: dict[int, list[int]] = {}
-    values0 = []
+    products0 = []
     for index, colour in enumerate(C.COLOURS):
         field = board0.get(colour)
         if field is None:
-            values0.append(in_castle[colour])
+            products0.append(weight_list[index] * in_castle[colour])
         else:
-            values0.append(expected0[field])
+            products0.append(weight_list[index] * expected0[field])
             colours_at.setdefault(field, []).append(index)
 
     def table(field: int) -> list[list[float]]:
         return _IN_DANGER if field - dragon <= DANGER_DISTANCE else _SAFE
 
     def moved_one(here: int, target: int) -> tuple[list, float] | None:
-        """What one knight moving from ``here`` to ``target`` changes: the colours
-        of each other field whose expectation changes, with the new one, and the
+        """What one knight moving from ``here`` to ``target`` changes: the weighted
+        value of each colour on a field whose expectation changes, and the
         expectation where the knight lands. None when ``_outcome`` must answer:
         a knight into the castle, or one left alone with the dragon. Only the
         fields from ``here`` to ``target`` change: the knight is one more place
@@ -180,7 +181,7 @@ def _scorer(view: Mapping[str, Any]):
             if not level:
                 continue
             expected = table(field)[ahead_of[field] + (target > field) - (here > field)][level]
-            changes.append((colours_at[field], expected))
+            changes.extend((index, weight_list[index] * expected) for index in colours_at[field])
             if field == target:
                 landed = expected
         if landed is None:  # an empty target behind every knight
@@ -211,31 +212,40 @@ def _scorer(view: Mapping[str, Any]):
             expected = table(field)[ahead + (field == here1) + (field == here2)][level]
             expected_at[field] = expected
             if field in colours_at:
-                changes.append((colours_at[field], expected))
+                changes.extend(
+                    (index, weight_list[index] * expected) for index in colours_at[field]
+                )
         return changes, expected_at
 
-    # Per die: its step (``_face_step``): the key of its moves' scores and the fields it adds.
-    steps: dict[str, tuple[tuple, int | None]] = {}
+    # Per die: the scores known for its step (``_face_step``: dice showing one
+    # step move knights alike), the fields it adds, whether ``moved_one`` can
+    # answer for one knight, and its kind.
+    steps: dict[str, tuple[dict[tuple[str, ...], float], int | None, bool, str]] = {}
+    known_by_step: dict[tuple, dict[tuple[str, ...], float]] = {}
     # What a move changes, by the fields knights leave and reach.
     by_move: dict[tuple[int, int], tuple[list, float] | None] = {}
     by_pair: dict[tuple[int, int], tuple[list, dict[int, float]] | None] = {}
-    known: dict[tuple, float] = {}
 
     def score(move: Move) -> float:
         die, movers = move
         step = steps.get(die)
         if step is None:
             face = roll[die]
-            step = steps[die] = _FACE_STEPS.get((face["kind"], face.get("n"))) or _face_step(
+            key, delta = _FACE_STEPS.get((face["kind"], face.get("n"))) or _face_step(
                 face["kind"], face.get("n")
             )
-        key = (step[0], movers)
-        found = known.get(key)
+            kind = key[0]
+            step = steps[die] = (
+                known_by_step.setdefault(key, {}),
+                delta,
+                delta is not None or kind in _SLIDES,
+                kind,
+            )
+        known, delta, slides, kind = step
+        found = known.get(movers)
         if found is not None:
             return found
-        delta = step[1]
-        kind = step[0][0]
-        if len(movers) == 1 and (delta is not None or kind in (C.MINUS, C.PLUS)):
+        if len(movers) == 1 and slides:
             knight = movers[0]
             here = board0[knight]
             if delta is not None:
@@ -245,16 +255,16 @@ def _scorer(view: Mapping[str, Any]):
             else:
                 target = plus_target(board0, knight)
             move = (here, target)
-            change = (
-                by_move[move] if move in by_move else by_move.setdefault(move, moved_one(*move))
-            )
+            change = by_move.get(move, _UNSEEN)
+            if change is _UNSEEN:
+                change = by_move[move] = moved_one(here, target)
             if change is not None:
-                values = values0.copy()
-                for indices, expected in change[0]:
-                    for index in indices:
-                        values[index] = expected
-                values[INDEX_OF[knight]] = change[1]
-                found = known[key] = sum(map(mul, weight_list, values)) + (
+                products = products0.copy()
+                for index, product in change[0]:
+                    products[index] = product
+                index = INDEX_OF[knight]
+                products[index] = weight_list[index] * change[1]
+                found = known[movers] = sum(products) + (
                     (1 if target != here and target in bunny_fields else 0) * BUNNY_WORTH
                 )
                 return found
@@ -265,30 +275,31 @@ def _scorer(view: Mapping[str, Any]):
             target1 = here1 + 1
             target2 = here2 + 1
             move = (here1, here2) if here1 <= here2 else (here2, here1)
-            change = (
-                by_pair[move] if move in by_pair else by_pair.setdefault(move, moved_two(*move))
-            )
+            change = by_pair.get(move, _UNSEEN)
+            if change is _UNSEEN:
+                change = by_pair[move] = moved_two(*move)
             if change is not None:
-                values = values0.copy()
-                for indices, expected in change[0]:
-                    for index in indices:
-                        values[index] = expected
-                values[INDEX_OF[first]] = change[1][target1]
-                values[INDEX_OF[second]] = change[1][target2]
+                products = products0.copy()
+                for index, product in change[0]:
+                    products[index] = product
+                index = INDEX_OF[first]
+                products[index] = weight_list[index] * change[1][target1]
+                index = INDEX_OF[second]
+                products[index] = weight_list[index] * change[1][target2]
                 bunnies = (1 if target1 in bunny_fields else 0) + (
                     1 if target2 in bunny_fields and target2 != target1 else 0
                 )
-                found = sum(map(mul, weight_list, values)) + (bunnies * BUNNY_WORTH)
+                found = sum(products) + (bunnies * BUNNY_WORTH)
             else:
                 found = _outcome(decision, movers, delta, roll[die])
             # The same two knights in the other order land alike (only arrivals
             # at the castle take their spaces in order): the same score.
-            known[key] = found
+            known[movers] = found
             if max(target1, target2) <= C.LAST_FIELD:
-                known[step[0], (second, first)] = found
+                known[second, first] = found
             return found
         # Into the castle, a knight left alone with the dragon, anything else.
-        found = known[key] = _outcome(decision, movers, delta, roll[die])
+        found = known[movers] = _outcome(decision, movers, delta, roll[die])
         return found
 
     return score
@@ -369,6 +380,10 @@ _FACE_STEPS = {
     for spec in C.DIE_SPECS.values()
     for face in spec.faces
 }
+#: The kinds whose knight goes to the next knight behind or ahead.
+_SLIDES = frozenset({C.MINUS, C.PLUS})
+#: Not worked out yet (``None`` is an answer: ``_outcome`` must score the move).
+_UNSEEN = object()
 #: Every colour's value when the castle is empty.
 _NONE_IN_CASTLE = dict.fromkeys(C.COLOURS, 0.0)
 

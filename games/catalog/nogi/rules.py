@@ -89,25 +89,28 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     the one it plays into an action (``move_action``)."""
     if state["over"] or seat != state["active"] or isinstance(seat, bool):
         return []
-    on_board = knights_on_board(state)
+    board = state["board"]
+    on_board = tuple(colour for colour in C.COLOURS if colour in board)
+    roll = state["roll"]
     moves: list[Move] = []
-    for die in C.DICE:
-        rolled = state["roll"].get(die)
-        if rolled is None:
-            continue
-        kind = rolled["kind"]
-        if kind == C.ONE_PLUS_ONE:
-            moves.extend(
-                (die, (first, second))
-                for first in on_board
-                for second in on_board
-                if first != second
-            )
-        elif is_any_knight(die, kind):
-            moves.extend((die, (knight,)) for knight in on_board)
-        else:
-            moves.append((die, (die,)))
+    for die in C.DICE:  # in the dice's order, whatever the roll's (a JSON store sorts keys)
+        rolled = roll.get(die)
+        if rolled is not None:
+            moves.extend(_die_moves(die, rolled["kind"], on_board))
     return moves
+
+
+@lru_cache(maxsize=4096)
+def _die_moves(die: str, kind: str, on_board: tuple[str, ...]) -> tuple[Move, ...]:
+    """The moves of one rolled die with the knights ``on_board`` (kept: a move is
+    a tuple, read only)."""
+    if kind == C.ONE_PLUS_ONE:
+        return tuple(
+            (die, (first, second)) for first in on_board for second in on_board if first != second
+        )
+    if is_any_knight(die, kind):
+        return tuple((die, (knight,)) for knight in on_board)
+    return ((die, (die,)),)
 
 
 def move_action(move: Move) -> Action:
@@ -212,6 +215,8 @@ class NogiGame(Game):
     rules_version = 2
     #: Matches of version 1 replay without trails.
     old_rules_versions: tuple[int, ...] = (1,)
+    #: ``resolve`` copies what it takes from an action and keeps nothing by identity.
+    resolves_in_place = True
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
     options = [
@@ -676,19 +681,19 @@ def _begin_turn(state: State, events: list[Event]) -> None:
     """A.2 steps 1-2: dragon attack if at most one die is available (C.12), then roll."""
     seat = state["active"]
     events.append({"type": "turn_started", "seat": seat, "turn": state["turn"]})
-    available = [die for die in C.DICE if state["dice"][die] == POOL]
-    if len(available) <= 1:
+    dice = state["dice"]
+    pool = [die for die in C.DICE if dice[die] == POOL]
+    if len(pool) <= 1:
         _dragon_attack(state, seat, events)
         if state["over"]:
             return
-    _roll(state, seat, events)
+        pool = [die for die in C.DICE if dice[die] == POOL]
+    _roll(state, seat, pool, events)
 
 
-def _roll(state: State, seat: int, events: list[Event]) -> None:
-    """Roll every die in the pool with the state's PRNG, in canonical die order."""
+def _roll(state: State, seat: int, pool: list[str], events: list[Event]) -> None:
+    """Roll every die in the pool (``pool``, in canonical die order) with the state's PRNG."""
     rng = Rng.load(state["rng"])
-    dice = state["dice"]
-    pool = [die for die in C.DICE if dice[die] == POOL]
     roll = {
         die: dict(_FACES_JSON[die][draw])
         for die, draw in zip(pool, rng.below_each(_SIDES, len(pool)), strict=True)
