@@ -71,8 +71,10 @@ def choose_with_report(
         return search.SearchResult(module.choose(state, seat, rng, level=level), level)
     settings = search_settings(module)
 
+    choose = module.choose
+
     def heuristic(s: State, s_seat: int, r: Rng) -> Action:
-        return module.choose(s, s_seat, r, level="heuristic")
+        return choose(s, s_seat, r, "heuristic")
 
     budget = DEFAULT_BUDGET if budget is None else budget
     if settings["max_iterations"] is not None:

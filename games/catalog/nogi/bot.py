@@ -181,11 +181,12 @@ def _scorer(view: Mapping[str, Any]):
             if not level:
                 continue
             expected = table(field)[ahead_of[field] + (target > field) - (here > field)][level]
-            changes.extend((index, weight_list[index] * expected) for index in colours_at[field])
+            for index in colours_at[field]:
+                changes.append((index, weight_list[index] * expected))
             if field == target:
                 landed = expected
         if landed is None:  # an empty target behind every knight
-            ahead = spaces + sum(level0[field] for field in occupied if field > target)
+            ahead = spaces + sum([level0[field] for field in occupied if field > target])
             landed = table(target)[ahead - (here > target)][1]
         return changes, landed
 
@@ -212,9 +213,8 @@ def _scorer(view: Mapping[str, Any]):
             expected = table(field)[ahead + (field == here1) + (field == here2)][level]
             expected_at[field] = expected
             if field in colours_at:
-                changes.extend(
-                    (index, weight_list[index] * expected) for index in colours_at[field]
-                )
+                for index in colours_at[field]:
+                    changes.append((index, weight_list[index] * expected))
         return changes, expected_at
 
     # Per die: the scores known for its step (``_face_step``: dice showing one

@@ -90,7 +90,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state["over"] or seat != state["active"] or isinstance(seat, bool):
         return []
     board = state["board"]
-    on_board = tuple(colour for colour in C.COLOURS if colour in board)
+    on_board = tuple([colour for colour in C.COLOURS if colour in board])
     roll = state["roll"]
     moves: list[Move] = []
     for die in C.DICE:  # in the dice's order, whatever the roll's (a JSON store sorts keys)
@@ -331,7 +331,7 @@ class NogiGame(Game):
             "defeated": list(state["defeated"]),
             "dice": dict(state["dice"]),
             "roll": {die: dict(rolled) for die, rolled in state["roll"].items()},
-            "bunny_fields": sorted(int(field) for field in state["bunnies"]),
+            "bunny_fields": sorted([int(field) for field in state["bunnies"]]),
             "dragon_tokens_left": len(state["dragon_stack"]),
             "dragon_revealed": list(state["dragon_revealed"]),
             "bunnies_collected": [len(values) for values in state["collected"]],
@@ -614,7 +614,7 @@ def sight_view(state: State, seat: int) -> dict[str, Any]:
         "board": state["board"],
         "roll": state["roll"],
         "dragon": state["dragon"],
-        "bunny_fields": sorted(int(field) for field in state["bunnies"]),
+        "bunny_fields": sorted([int(field) for field in state["bunnies"]]),
         "castle": state["castle"],
         "me": {"shield_ids": [index + 1 for index in state["shields"][seat]]},
     }
