@@ -220,6 +220,60 @@ def test_the_decision_scorer_equals_score_action_on_every_legal_action():
     assert compared > 5000
 
 
+def test_the_decision_scorer_equals_score_action_on_random_positions():
+    """Random boards, castles, dragons and rolls, the knights crowded about the
+    dragon or the castle, where a move defeats a knight left alone with the
+    dragon, takes a castle space, lands on an empty field or on a bunny:
+    ``_scorer`` gives ``score_action``'s very number for every legal action of
+    every seat. Positions no game reaches are skipped (``refuse_impossible``)."""
+    from games.catalog.nogi import bot as nogi_bot
+    from games.catalog.nogi import components as NC
+    from games.catalog.nogi.builders import DEFAULT_TEST_BUNNIES, build_state
+
+    rng = Rng.from_seed("scorer-random")
+    compared = built = 0
+    for _case in range(2500):
+        colours = rng.shuffled(list(NC.COLOURS))
+        in_castle = rng.below(4)
+        dragon = rng.choice([0, 0, 1 + rng.below(30)])
+        start = rng.choice([max(1, dragon), max(1, dragon - 2), 28, 1 + rng.below(30)])
+        spread = rng.choice([2, 4, 9])
+        board = {c: min(NC.LAST_FIELD, start + rng.below(spread)) for c in colours[in_castle:]}
+        pool = [die for die in NC.DICE if die == NC.WHITE or die in board]
+        roll = {die: rng.choice(list(NC.DIE_SPECS[die].faces)) for die in pool}
+        # Some bunnies still out, on fields no knight stands on; seat 0 took the rest.
+        bunnies = {
+            field: value
+            for field, value in DEFAULT_TEST_BUNNIES.items()
+            if field not in board.values() and rng.below(2)
+        }
+        taken = [v for f, v in DEFAULT_TEST_BUNNIES.items() if f not in bunnies]
+        players = 2 + rng.below(4)
+        try:
+            state = build_state(
+                players,
+                board=board,
+                castle=colours[:in_castle],
+                dragon=dragon,
+                bunnies=bunnies,
+                collected=[taken] + [[] for _ in range(players - 1)],
+                roll=roll,
+            )
+        except ValueError:
+            continue
+        built += 1
+        for seat in range(state["n_players"]):
+            state["active"] = seat
+            view = GAME.view(state, seat)
+            weights = colour_weights(view)
+            score = nogi_bot._scorer(view)
+            for action in GAME.legal_actions(state, seat):
+                expected = nogi_bot.score_action(view, action, weights)
+                assert score(action_move(action)) == expected, (state, action)
+                compared += 1
+    assert built > 1000 and compared > 50_000
+
+
 def test_the_legal_moves_in_short_are_the_legal_actions():
     """``legal_moves`` lists the legal actions in their order, each turned back
     into its action by ``move_action``, and ``action_move`` is its inverse."""
