@@ -257,9 +257,11 @@ def mixed_policy(game: Game, heuristic: Policy, random_share: float) -> Policy:
     """``heuristic``, except a uniformly random legal action ``random_share`` of the time
     (``random_share`` 1: a random policy, which never calls the heuristic)."""
     threshold = int(random_share * 1_000_000)
+    if not threshold:
+        return heuristic
 
     def policy(state: State, seat: int, rng: Rng) -> Action:
-        if threshold and rng.below(1_000_000) < threshold:
+        if rng.below(1_000_000) < threshold:
             return rng.choice(game.legal_actions(state, seat))
         return heuristic(state, seat, rng)
 
