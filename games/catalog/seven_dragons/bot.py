@@ -220,48 +220,58 @@ class _Groups:
 
     def _with_card(self, cell: tuple[int, int], card: str, rot: int) -> dict[str, int]:
         x, y = cell
-        laid = [_resolve(printed, self.silver) for printed in C.quadrants(card, rot)]
+        left, top = 2 * x, 2 * y
         largest = dict(self.largest)
-        for colour in C.COLOURS:
-            new = [
-                (2 * x + (q & 1), 2 * y + (q >> 1))
-                for q, value in enumerate(laid)
-                if value == colour or value == C.WILD
-            ]
-            if not new:
-                continue
+        for colour, pieces in _laid_pieces(card, rot, self.silver):
             index = self.group_of[colour]
-            new_set = set(new)
-            # The new quadrants split into pieces inside the card; each piece
-            # joins the old groups it touches, and pieces sharing a group merge.
-            pieces: list[tuple[set, set[int]]] = []
-            for start in new:
-                if any(start in piece for piece, _touched in pieces):
-                    continue
-                piece, touched, stack = {start}, set(), [start]
-                while stack:
-                    qx, qy = stack.pop()
-                    for nxt in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1)):
-                        if nxt in new_set:
-                            if nxt not in piece:
-                                piece.add(nxt)
-                                stack.append(nxt)
-                        elif nxt in index:
-                            touched.add(index[nxt])
-                pieces.append((piece, touched))
+            # Each piece of the card's panels of the colour joins the old groups
+            # it touches, and pieces touching one group merge through it.
             merged: list[set[int]] = []
-            for _piece, touched in pieces:
+            for around in pieces:
+                touched = set()
+                for dx, dy in around:
+                    group = index.get((left + dx, top + dy))
+                    if group is not None:
+                        touched.add(group)
                 joined = set(touched)
                 for other in [m for m in merged if m & touched]:
                     joined |= other
                     merged.remove(other)
                 merged.append(joined)
+            cells = self.cells[colour]
             for groups in merged:
                 covered = {cell}
                 for i in groups:
-                    covered |= self.cells[colour][i]
+                    covered |= cells[i]
                 largest[colour] = max(largest[colour], len(covered))
         return largest
+
+
+@lru_cache(maxsize=1024)
+def _laid_pieces(card: str, rot: int, silver: str) -> tuple[tuple[str, tuple], ...]:
+    """For each colour a card laid so shows (a wild panel in every colour), its
+    pieces: the panels of the colour joined inside the card, each as the
+    quadrant nodes next to it outside the card, as offsets from the card's
+    first node (``_with_card`` asks for every placement it scores, and the
+    pieces are the same wherever the card lies)."""
+    laid = [_resolve(printed, silver) for printed in C.quadrants(card, rot)]
+    found = []
+    for colour in C.COLOURS:
+        own = {
+            (q & 1, q >> 1) for q, value in enumerate(laid) if value == colour or value == C.WILD
+        }
+        pieces = []
+        for piece in components(own):
+            around = {
+                (nx, ny)
+                for qx, qy in piece
+                for nx, ny in ((qx + 1, qy), (qx - 1, qy), (qx, qy + 1), (qx, qy - 1))
+                if not (0 <= nx <= 1 and 0 <= ny <= 1)
+            }
+            pieces.append(tuple(sorted(around)))
+        if pieces:
+            found.append((colour, tuple(pieces)))
+    return tuple(found)
 
 
 def _worth(board: dict, silver: str, goal: str) -> float:

@@ -182,10 +182,10 @@ def placements(
     if spots is None:
         spots = [(cell, touching_colours(grid, cell)) for cell in frontier(grid)]
     found = []
-    rots = orientations(card)
+    laid = [(rot, C.quadrants(card, rot)) for rot in orientations(card)]
     for cell, needs in spots:
-        for rot in rots:
-            for own, touched in zip(C.quadrants(card, rot), needs, strict=True):
+        for rot, quads in laid:
+            for own, touched in zip(quads, needs, strict=True):
                 if touched and (own == C.RAINBOW or C.WILD in touched or own in touched):
                     found.append((cell, rot))
                     break
