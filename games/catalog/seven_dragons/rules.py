@@ -183,12 +183,17 @@ def placements(
         spots = [(cell, touching_colours(grid, cell)) for cell in frontier(grid)]
     found = []
     laid = [(rot, C.quadrants(card, rot)) for rot in orientations(card)]
-    for cell, needs in spots:
-        for rot, quads in laid:
-            for own, touched in zip(quads, needs, strict=True):
-                if touched and (own == C.RAINBOW or C.WILD in touched or own in touched):
-                    found.append((cell, rot))
-                    break
+    rainbow, wild = C.RAINBOW, C.WILD
+    for cell, (touched0, touched1, touched2, touched3) in spots:
+        for rot, (own0, own1, own2, own3) in laid:
+            # Some quadrant touches a match: a rainbow panel, a wild one, the same colour.
+            if (
+                (touched0 and (own0 == rainbow or wild in touched0 or own0 in touched0))
+                or (touched1 and (own1 == rainbow or wild in touched1 or own1 in touched1))
+                or (touched2 and (own2 == rainbow or wild in touched2 or own2 in touched2))
+                or (touched3 and (own3 == rainbow or wild in touched3 or own3 in touched3))
+            ):
+                found.append((cell, rot))
     return found
 
 
@@ -979,8 +984,9 @@ def _end_of_play(state: State, seat: int, events: list[Event], passed: bool = Fa
 def _check_seven(state: State, active: int, events: list[Event]) -> bool:
     """A.9 and C-8: the active player first, then the others in turn order."""
     n = len(state["hands"])
-    grid = resolved_board(state["board"], state["pile"])
-    largest = {c: (group_sizes(grid, c) or [0])[0] for c in state["goals"][:n]}
+    # Every colour's largest group in one kept pass (the placement's trail has
+    # just asked for the same grid).
+    largest = largest_groups(resolved_board(state["board"], state["pile"]))
     for step in range(n):
         seat = (active + step) % n
         colour = state["goals"][seat]

@@ -132,3 +132,41 @@ def test_symmetric_cards_are_offered_in_one_orientation():
     state = position(hands=[["DR-S-red", "DR-H-red-blue"], []])
     assert {rot for _cell, rot in placement_actions(state, 0, "DR-S-red")} == {0}
     assert {rot for _cell, rot in placement_actions(state, 0, "DR-H-red-blue")} == {0, 180}
+
+
+def test_the_listed_placements_are_every_cell_and_turn_the_one_by_one_check_allows():
+    """``placements`` (the legal actions' list, its test written out per quadrant)
+    holds exactly the (cell, rotation) pairs ``placement_ok`` allows, for every
+    card of the game on every board of random games (wild and rainbow panels,
+    the silver dragon's colour changing)."""
+    from games.catalog.seven_dragons import components as C
+    from games.catalog.seven_dragons.rules import (
+        GAME,
+        frontier,
+        orientations,
+        placement_ok,
+        placements,
+        resolved_board,
+    )
+    from games.engine.testing import play_random_game
+
+    cards = sorted({card for card in C.DECK if C.is_dragon(card)})
+    checked = 0
+    for index in range(4):
+        run = play_random_game(GAME, 2 + index % 3, {}, f"placements-{index}", thorough=False)
+        state = GAME.setup(2 + index % 3, run.options, run.seed)
+        for step, (seat, action) in enumerate(run.moves):
+            if step % 3 == 0:
+                grid = resolved_board(state["board"], state["pile"])
+                cells = frontier(grid) + [next(iter(grid))]  # an occupied cell too
+                for card in cards:
+                    allowed = {
+                        (cell, rot)
+                        for cell in cells
+                        for rot in orientations(card)
+                        if placement_ok(grid, cell, C.quadrants(card, rot))
+                    }
+                    assert set(placements(grid, card)) == allowed, (card, state["board"])
+                    checked += 1
+            state, _events = GAME.apply(state, seat, action)
+    assert checked > 500
