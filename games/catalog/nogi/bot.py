@@ -160,11 +160,12 @@ def _scorer(view: Mapping[str, Any]):
         """What one knight moving from ``here`` to ``target`` changes: the weighted
         value of each colour on a field whose expectation changes, and the
         knight's value where it lands (its expectation, or its castle space's
-        points). None when ``_outcome`` must answer: a knight left alone with the
-        dragon. Only the fields from ``here`` to ``target`` change: the knight is
-        one more place ahead of those it passes forward, one fewer of those it
-        passes back; into the castle, it takes a space ahead of every field from
-        ``here`` on and leaves the knights behind as many places ahead."""
+        points). None when ``_outcome`` must answer: a knight into the castle
+        leaving one alone with the dragon. Only the fields from ``here`` to
+        ``target`` change: the knight is one more place ahead of those it passes
+        forward, one fewer of those it passes back; into the castle, it takes a
+        space ahead of every field from ``here`` on and leaves the knights
+        behind as many places ahead."""
         if target > C.LAST_FIELD:
             if lone_check and level0.get(dragon, 0) - (here == dragon) == 1:
                 return None
@@ -180,50 +181,27 @@ def _scorer(view: Mapping[str, Any]):
                     changes.append((index, weight_list[index] * expected))
             return changes, (C.CASTLE_POINTS[spaces] if spaces < len(C.CASTLE_POINTS) else 0.0)
         low, high = (here, target) if here <= target else (target, here)
-        if lone_check and (level0.get(dragon, 0) - (here == dragon) + (target == dragon) == 1):
-            return defeating(here, target, low, high)
+        # A knight left alone with the dragon is defeated (off the board, worth
+        # nothing): every field behind the dragon has one place fewer ahead.
+        lost = lone_check and level0.get(dragon, 0) - (here == dragon) + (target == dragon) == 1
         changes = []
-        landed = None
+        landed = 0.0 if lost and target == dragon else None  # None: not worked out yet
         for field in occupied:
-            if field > high:
+            if field > high and not (lost and field <= dragon):
                 continue
             if landed is None and field < target:  # the field behind an empty target
-                landed = table(target)[ahead_of[field] - (here > target)][1]
-            if field < low:
+                ahead = ahead_of[field] - (here > target) - (lost and dragon > target)
+                landed = table(target)[ahead][1]
+            if field < low and not lost:
                 break
-            level = level0[field] - (field == here) + (field == target)
-            if not level:
-                continue
-            expected = table(field)[ahead_of[field] + (target > field) - (here > field)][level]
-            for index in colours_at[field]:
-                changes.append((index, weight_list[index] * expected))
-            if field == target:
-                landed = expected
-        if landed is None:  # an empty target behind every knight
-            ahead = spaces + sum([level0[field] for field in occupied if field > target])
-            landed = table(target)[ahead - (here > target)][1]
-        return changes, landed
-
-    def defeating(here: int, target: int, low: int, high: int) -> tuple[list, float]:
-        """``moved_one`` for a move that leaves one knight alone on the dragon's
-        field: it is defeated (off the board, worth nothing), so every field
-        behind the dragon has one place fewer ahead, besides the fields the
-        mover passes."""
-        changes = []
-        landed = 0.0 if target == dragon else None  # the mover defeated
-        for field in occupied:
-            if field > dragon and not low <= field <= high:
-                continue
-            if landed is None and field < target:  # the field behind an empty target
-                landed = table(target)[ahead_of[field] - (here > target) - (dragon > target)][1]
-            if field == dragon:
+            if lost and field == dragon:
                 for index in colours_at[field]:
                     changes.append((index, weight_list[index] * 0.0))
                 continue
             level = level0[field] - (field == here) + (field == target)
             if not level:
                 continue
-            ahead = ahead_of[field] + (target > field) - (here > field) - (dragon > field)
+            ahead = ahead_of[field] + (target > field) - (here > field) - (lost and dragon > field)
             expected = table(field)[ahead][level]
             for index in colours_at[field]:
                 changes.append((index, weight_list[index] * expected))
@@ -231,7 +209,7 @@ def _scorer(view: Mapping[str, Any]):
                 landed = expected
         if landed is None:  # an empty target behind every knight
             ahead = spaces + sum([level0[field] for field in occupied if field > target])
-            landed = table(target)[ahead - (here > target) - (dragon > target)][1]
+            landed = table(target)[ahead - (here > target) - (lost and dragon > target)][1]
         return changes, landed
 
     def moved_two(here1: int, here2: int) -> tuple[list, dict[int, float]] | None:
