@@ -513,7 +513,7 @@ class SevenDragonsGame(Game):
         return IllegalAction(message, **params)
 
     def copy_state(self, state: State) -> State:
-        return clone(state)
+        return copy_state(state)
 
     def resolve(self, state: State, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
@@ -563,6 +563,38 @@ def new_state(
     if trails:
         state["trails"] = [[0] * len(C.COLOURS) for _goal in range(C.GOAL_SEATS)]
     return state
+
+
+#: The state's keys (``new_state``), each copied by its shape in ``copy_state``.
+_SCHEMA_KEYS = frozenset(
+    {
+        "options", "rng", "board", "deck", "hands", "goals", "pile", "active", "pending",
+        "passes", "turn", "over", "winners", "end_reason",
+    }
+)  # fmt: skip
+#: The keys of a state of rules version 2 on (the trails).
+_SCHEMA_KEYS_TRAILS = _SCHEMA_KEYS | {"trails"}
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of a Seven Dragons state, shaped by its schema: the same result
+    as the generic ``clone``, faster (every move of every rollout of the strong
+    bot copies the state). A state with other keys gets the generic copy."""
+    keys = state.keys()
+    if keys != _SCHEMA_KEYS_TRAILS and keys != _SCHEMA_KEYS:
+        return clone(state)
+    new = dict(state)  # the scalars
+    new["options"] = dict(state["options"])  # each option's value is one of its choices
+    new["board"] = {key: list(placed) for key, placed in state["board"].items()}
+    new["deck"] = list(state["deck"])
+    new["hands"] = [list(hand) for hand in state["hands"]]
+    new["goals"] = list(state["goals"])
+    new["pile"] = list(state["pile"])
+    new["pending"] = clone(state["pending"])
+    new["winners"] = list(state["winners"])
+    if "trails" in state:
+        new["trails"] = [list(trail) for trail in state["trails"]]
+    return new
 
 
 def record_trail(state: State, seat: int, grid: dict, key: str, card: str, rot: int) -> None:

@@ -68,3 +68,33 @@ def test_a_kept_boards_groups_after_a_card_equal_a_fresh_boards():
                 )
             compared += 1
     assert compared > 300
+
+
+def test_the_schema_copy_equals_the_generic_copy_and_shares_nothing():
+    """``rules.copy_state`` (every move of every rollout) gives ``clone``'s copy,
+    pending decisions and both rules versions' states included, with no list or
+    dictionary shared with the original; a state with other keys gets ``clone``."""
+    from games.catalog.seven_dragons.rules import copy_state
+    from games.engine.state import clone
+
+    def containers(value, found):
+        if isinstance(value, dict | list):
+            found.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                containers(item, found)
+        return found
+
+    checked = pending = 0
+    old = GAME.setup_for(1, 3, {}, "seven-copy-v1")
+    for state, _seat in [*_positions(8), (old, 0)]:
+        copied = copy_state(state)
+        assert copied == clone(state)
+        assert not containers(copied, set()) & containers(state, set())
+        checked += 1
+        pending += state["pending"] is not None
+    assert "trails" not in old
+    assert checked > 200 and pending > 0
+    extra = dict(state, extra={"nested": [[1]]})
+    copied = copy_state(extra)
+    copied["extra"]["nested"][0].append(2)
+    assert extra["extra"] == {"nested": [[1]]}
