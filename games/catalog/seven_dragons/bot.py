@@ -69,7 +69,7 @@ def evaluate(state: State, seat: int) -> float:
     sample the search dealt from the seat's view, never the match's real hidden
     state."""
     weights = EVALUATE_WEIGHTS[min(len(state["hands"]), 3)]
-    z = sum(w * x for w, x in zip(weights, evaluation_features(state, seat), strict=True))
+    z = sum([w * x for w, x in zip(weights, evaluation_features(state, seat), strict=True)])
     return 1.0 / (1.0 + math.exp(-z))
 
 
@@ -83,13 +83,13 @@ def evaluation_features(state: State, seat: int) -> tuple[int, int, int]:
     groups = _groups_of(_board_key(state["board"]), silver_colour(state["pile"]))
     goals, hands = state["goals"], state["hands"]
     rivals = [other for other in range(n) if other != seat]
-    lead = groups.largest[goals[seat]] - max(groups.largest[goals[o]] for o in rivals)
+    lead = groups.largest[goals[seat]] - max([groups.largest[goals[o]] for o in rivals])
     reach = {player: groups.reach(hands[player], goals[player]) for player in range(n)}
     active = state["active"]
     win = 0
     if reach[active] >= C.WIN_SIZE:
         win = 1 if active == seat else -1
-    return lead, reach[seat] - max(reach[o] for o in rivals), win
+    return lead, reach[seat] - max([reach[o] for o in rivals]), win
 
 
 def _grid(board: dict, silver: str) -> dict:
@@ -282,7 +282,7 @@ def _worth(board: dict, silver: str, goal: str) -> float:
 def _value(largest: dict[str, int], goal: str) -> float:
     """``_worth`` from each colour's largest group."""
     mine = largest.get(goal, 0)
-    other = max(size for colour, size in largest.items() if colour != goal)
+    other = max([size for colour, size in largest.items() if colour != goal])
     score = 10.0 * mine - 4.0 * other
     if mine >= C.WIN_SIZE:
         score += 1000
@@ -339,7 +339,9 @@ def _scorer(view: dict[str, Any]):
             after = colour if action["mode"] == "top" or not view["pile"] else silver
             if card_kind == C.ZAP:
                 # The zap comes first, then the silver dragon's new colour.
-                return 2 + max(worth_without(cell, after) for cell in board if cell != "0,0") - base
+                return (
+                    2 + max([worth_without(cell, after) for cell in board if cell != "0,0"]) - base
+                )
             effect = {C.MOVE: 3, C.TRADE_HANDS: 0, C.ROTATE: -2, C.TRADE_GOALS: -2}
             if card_kind == C.TRADE_HANDS:
                 effect[C.TRADE_HANDS] = 2 * (max(hand_counts) - (hand_counts[me] - 1))
