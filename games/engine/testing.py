@@ -55,6 +55,20 @@ def assert_plain_json(value: Any, what: str) -> None:
     assert json.loads(text) == value, f"{what} does not survive a JSON round trip"
 
 
+def shared_containers(copy_: Any, original: Any) -> set[int]:
+    """The ids of the lists and dictionaries a copy of plain JSON shares with its
+    original (a game's own ``copy_state`` must share none)."""
+
+    def containers(value: Any, found: set[int]) -> set[int]:
+        if isinstance(value, dict | list):
+            found.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                containers(item, found)
+        return found
+
+    return containers(copy_, set()) & containers(original, set())
+
+
 def _mutated_variants(action: Action) -> list[Any]:
     """Legal-looking actions with a forged or extra field."""
     variants: list[Any] = [dict(action, forged_field=1)]

@@ -310,19 +310,13 @@ def test_the_heuristic_on_moves_chooses_what_it_chooses_on_actions():
 def test_the_schema_copy_equals_the_generic_copy_and_shares_nothing():
     from games.catalog.nogi.rules import copy_state
     from games.engine.state import clone
-
-    def containers(value, found):
-        if isinstance(value, dict | list):
-            found.add(id(value))
-            for item in value.values() if isinstance(value, dict) else value:
-                containers(item, found)
-        return found
+    from games.engine.testing import shared_containers
 
     checked = 0
     for state, _seat in _bot_positions(6):
         copied = copy_state(state)
         assert copied == clone(state)
-        assert not containers(copied, set()) & containers(state, set())
+        assert not shared_containers(copied, state)
         checked += 1
     extra = dict(state, extra={"nested": [[1]]})
     copied = copy_state(extra)

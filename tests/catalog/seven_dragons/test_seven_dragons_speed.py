@@ -76,20 +76,14 @@ def test_the_schema_copy_equals_the_generic_copy_and_shares_nothing():
     dictionary shared with the original; a state with other keys gets ``clone``."""
     from games.catalog.seven_dragons.rules import copy_state
     from games.engine.state import clone
-
-    def containers(value, found):
-        if isinstance(value, dict | list):
-            found.add(id(value))
-            for item in value.values() if isinstance(value, dict) else value:
-                containers(item, found)
-        return found
+    from games.engine.testing import shared_containers
 
     checked = pending = 0
     old = GAME.setup_for(1, 3, {}, "seven-copy-v1")
     for state, _seat in [*_positions(8), (old, 0)]:
         copied = copy_state(state)
         assert copied == clone(state)
-        assert not containers(copied, set()) & containers(state, set())
+        assert not shared_containers(copied, state)
         checked += 1
         pending += state["pending"] is not None
     assert "trails" not in old
