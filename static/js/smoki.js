@@ -4,7 +4,8 @@
  *   choice (on the board when the click was on the board, with the board's choices
  *   brought into view together), after a move on the board;
  *   when the poll brings the turn back, on the first choice, unless the player is typing
- *   (chat, notes, any field);
+ *   (chat, notes, any field); an answer to a step or a move that comes in while the
+ *   player types elsewhere leaves the focus there too;
  * - shows "your turn" in the tab title and the icon, and says it in a live region;
  * - guesses the browser's time zone on the profile form when it is still UTC;
  * - on a phone, folds the sticky "Your move" box to its one-line summary while the board
@@ -21,11 +22,24 @@
 // htmx would swap the second into the replaced panel, off the page, carrying
 // with it the chat form it keeps across swaps (hx-preserve). The panel names
 // this extension (hx-ext), so htmx asks it even about the replaced panel: a
-// late answer of the poll is dropped (the next poll brings anything newer),
-// any other answer goes into the panel on the page.
+// late answer of the poll is dropped (the next poll brings anything newer), and
+// so is a late answer bringing a change the page already shows (a move the
+// poll drew first: swapped, it would draw the match as it was before what
+// came since, and the move's log lines twice); any other answer (a refusal,
+// a chat line) goes into the panel on the page.
 document.addEventListener("DOMContentLoaded", function () {
   "use strict";
   if (!window.htmx) { return; }
+  function answerVersion(html) {
+    var found = /id="match-panel"[^>]*data-version="(\d+)"/.exec(html || "");
+    return found ? Number(found[1]) : null;
+  }
+  function alreadyShown(detail, sent, current) {
+    var answer = answerVersion(detail.serverResponse);
+    var refused = !!(detail.xhr && detail.xhr.status >= 400);
+    return !refused && answer !== null && answer > Number(sent.dataset.version) &&
+      answer <= Number(current.dataset.version);
+  }
   window.htmx.defineExtension("smoki-panel", {
     onEvent: function (name, event) {
       if (name !== "htmx:beforeSwap") { return true; }
@@ -35,7 +49,7 @@ document.addEventListener("DOMContentLoaded", function () {
       var current = document.getElementById(target.id);
       var elt = detail.requestConfig && detail.requestConfig.elt;
       var fromPoll = !!(elt && elt.classList && elt.classList.contains("poller"));
-      if (current && !fromPoll) {
+      if (current && !fromPoll && !alreadyShown(detail, target, current)) {
         detail.target = current;
       } else {
         detail.shouldSwap = false;
@@ -238,6 +252,9 @@ document.addEventListener("DOMContentLoaded", function () {
       }
       return;
     }
+    // A step's or a move's answer that comes in after the player went on to type
+    // somewhere else (the notes, the chat) leaves the focus there, as a poll's does.
+    if (typing() && !(elt && elt.contains && elt.contains(document.activeElement))) { return; }
     // A step or a move: a refusal first, then the next choice, the end, or the board.
     var onBoard = !!(elt && elt.closest && elt.closest(".board, #my-secrets"));
     focusOn(panel.querySelector(".error")) ||

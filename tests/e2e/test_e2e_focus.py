@@ -33,6 +33,10 @@ ACTIVE = """() => {
 }"""
 
 
+#: No request of the page's under way, nothing swapping or settling.
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
 def active(page: Page) -> dict:
     return page.evaluate(ACTIVE)
 
@@ -67,9 +71,7 @@ def move_with_enter(page: Page) -> None:
         page.wait_for_load_state("networkidle")
         # The address changes at the swap, the focus moves when it settles (htmx's
         # settle delay): look at the focus only once nothing is swapping or settling.
-        page.wait_for_function(
-            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-        )
+        page.wait_for_function(SETTLED)
         if version_of(page) > start:
             return
     raise AssertionError("twelve steps did not make a move")
@@ -115,7 +117,105 @@ def test_focus_follows_the_play_and_spares_typing(live_server, window):
         wait_for_version(page, version + 1, timeout=POLL_MS)
         expect(page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
         page.keyboard.type(text[4:])
-        assert active(page)["id"] == field[1:]
+        now = active(page)
+        assert now["id"] == field[1:], now
         expect(page.locator(field)).to_have_value(text)
         page.locator("#choices .choice").first.focus()
+    person.assert_clean()
+
+
+def her_turn_on_the_page(live_server, window, name: str):
+    """Alice's match of Nogi against Bob, open on her page at her turn."""
+    alice, bob = make_player(f"{name}-alice"), make_player(f"{name}-bob")
+    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
+    lobby.join_match(user=bob, match=match)
+    match.refresh_from_db()
+    game = registry.get("nogi")
+    if match.seats.get(index=game.current_seats(match.state)[0]).user == bob:
+        other_player_moves(match, bob)
+    person = window("alice")
+    log_in(person.page, live_server.url, alice.username)
+    person.page.goto(f"{live_server.url}/m/{match.pk}/")
+    expect(person.page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
+    return match, bob, person
+
+
+def make_a_move_held(page: Page, match: Match, hold) -> None:
+    """Make a move from the keyboard, its post handed to ``hold`` (a route
+    handler) on its way; the steps before it go through."""
+    held = []
+
+    def handler(route) -> None:
+        held.append(route)
+        hold(route)
+
+    page.route(f"**/m/{match.pk}/act/", handler)
+    page.locator("#choices .choice").first.focus()
+    for _step in range(12):
+        page.keyboard.press("Enter")
+        for _look in range(200):
+            page.wait_for_timeout(50)
+            if held or page.evaluate(SETTLED):
+                break
+        if held:
+            return
+    raise AssertionError("twelve steps did not post a move")
+
+
+def test_a_late_answer_to_her_move_leaves_her_typing(live_server, window):
+    """The answer to her move comes in after she has gone on to type in her notes
+    (a slow network): it draws her move, and leaves the focus and what she typed
+    where they are, as a poll's answer does."""
+    match, _bob, person = her_turn_on_the_page(live_server, window, "late")
+    page = person.page
+    start = version_of(page)
+    held = []
+    make_a_move_held(page, match, held.append)
+
+    page.locator("#note-text").click()
+    page.keyboard.type("keep")
+    held[0].continue_()
+    wait_for_version(page, start + 1, timeout=10_000)
+    page.wait_for_function(SETTLED)
+    page.keyboard.type(" the red knight")
+    now = active(page)
+    assert now["id"] == "note-text", now
+    expect(page.locator("#note-text")).to_have_value("keep the red knight")
+    person.assert_clean()
+
+
+def test_an_answer_older_than_the_page_is_dropped(live_server, window):
+    """The poll draws her move, then Bob's, before her move's own answer comes in:
+    that answer, older than the page, is dropped (it would draw her move again over
+    Bob's, its log lines twice, and take the focus from her notes)."""
+    match, bob, person = her_turn_on_the_page(live_server, window, "older")
+    page = person.page
+    start = version_of(page)
+    late = []
+
+    def answer_later(route) -> None:
+        late.append((route, route.fetch()))  # the move is made; its answer waits
+
+    make_a_move_held(page, match, answer_later)
+    wait_for_version(page, start + 1)  # drawn by the poll
+    page.wait_for_function(SETTLED)
+    page.locator("#note-text").click()
+    page.keyboard.type("keep")
+    other_player_moves(match, bob)
+    wait_for_version(page, start + 2)
+    page.wait_for_function(SETTLED)
+    log = page.locator("#move-log-list > li").all_inner_texts()
+
+    route, response = late[0]
+    with page.expect_request_finished(lambda request: request.url.endswith("/act/")):
+        route.fulfill(response=response)
+    page.wait_for_timeout(300)  # time for the page to swap it (a swap settles in 20 ms)
+    page.wait_for_function(SETTLED)
+    assert version_of(page) == start + 2
+    expect(page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
+    assert page.locator("#move-log-list > li").all_inner_texts() == log
+    page.keyboard.type(" the red knight")
+    now = active(page)
+    assert now["id"] == "note-text", now
+    expect(page.locator("#note-text")).to_have_value("keep the red knight")
     person.assert_clean()
