@@ -77,9 +77,9 @@ def move_with_enter(page: Page) -> None:
     raise AssertionError("twelve steps did not make a move")
 
 
-def test_focus_follows_the_play_and_spares_typing(live_server, window):
-    base = live_server.url
-    alice, bob = make_player("focus-alice"), make_player("focus-bob")
+def her_turn_on_the_page(live_server, window, name: str):
+    """Alice's match of Nogi against Bob, open on her page at her turn."""
+    alice, bob = make_player(f"{name}-alice"), make_player(f"{name}-bob")
     match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
     lobby.join_match(user=bob, match=match)
     match.refresh_from_db()
@@ -87,10 +87,15 @@ def test_focus_follows_the_play_and_spares_typing(live_server, window):
     if match.seats.get(index=game.current_seats(match.state)[0]).user == bob:
         other_player_moves(match, bob)
     person = window("alice")
+    log_in(person.page, live_server.url, alice.username)
+    person.page.goto(f"{live_server.url}/m/{match.pk}/")
+    expect(person.page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
+    return match, bob, person
+
+
+def test_focus_follows_the_play_and_spares_typing(live_server, window):
+    match, bob, person = her_turn_on_the_page(live_server, window, "focus")
     page = person.page
-    log_in(page, base, alice.username)
-    page.goto(f"{base}/m/{match.pk}/")
-    expect(page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
 
     # A move from the keyboard alone; then, not her turn, the focus stays on the board.
     page.locator("#choices .choice").first.focus()
@@ -122,22 +127,6 @@ def test_focus_follows_the_play_and_spares_typing(live_server, window):
         expect(page.locator(field)).to_have_value(text)
         page.locator("#choices .choice").first.focus()
     person.assert_clean()
-
-
-def her_turn_on_the_page(live_server, window, name: str):
-    """Alice's match of Nogi against Bob, open on her page at her turn."""
-    alice, bob = make_player(f"{name}-alice"), make_player(f"{name}-bob")
-    match = lobby.create_match(user=alice, game_key="nogi", n_seats=2)
-    lobby.join_match(user=bob, match=match)
-    match.refresh_from_db()
-    game = registry.get("nogi")
-    if match.seats.get(index=game.current_seats(match.state)[0]).user == bob:
-        other_player_moves(match, bob)
-    person = window("alice")
-    log_in(person.page, live_server.url, alice.username)
-    person.page.goto(f"{live_server.url}/m/{match.pk}/")
-    expect(person.page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
-    return match, bob, person
 
 
 def make_a_move_held(page: Page, match: Match, hold) -> None:
