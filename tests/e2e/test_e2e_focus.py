@@ -4,7 +4,9 @@ A whole move made with the Enter key alone: after each step the focus is on
 the next choice (never the page's heading), after the move on the board; when
 the other player's move comes in through the poll and it is the player's turn
 again, the focus goes to the first choice, unless they are typing in the chat
-or their notes, which keep it (and what was typed).
+or their notes, which keep it (and what was typed). The move's own answer,
+held back on its way, keeps off the notes too, and is dropped when the poll
+has drawn the move (and more) before it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,20 @@ ACTIVE = """() => {
 
 #: No request of the page's under way, nothing swapping or settling.
 SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+#: Counts the page's answers to its moves once each has been taken in: htmx's own
+#: load handler (the swap, if any) runs before "loadend", its settle 20 ms later.
+COUNT_MOVE_ANSWERS = """() => {
+  window.smokiMoveAnswers = 0;
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    if (String(url).endsWith('/act/')) {
+      this.addEventListener('loadend', () => setTimeout(() => { window.smokiMoveAnswers += 1; }, 50));
+    }
+    return open.call(this, method, url, ...rest);
+  };
+}"""
 
 
 def active(page: Page) -> dict:
@@ -180,6 +196,7 @@ def test_an_answer_older_than_the_page_is_dropped(live_server, window):
     match, bob, person = her_turn_on_the_page(live_server, window, "older")
     page = person.page
     start = version_of(page)
+    page.evaluate(COUNT_MOVE_ANSWERS)
     late = []
 
     def answer_later(route) -> None:
@@ -196,9 +213,8 @@ def test_an_answer_older_than_the_page_is_dropped(live_server, window):
     log = page.locator("#move-log-list > li").all_inner_texts()
 
     route, response = late[0]
-    with page.expect_request_finished(lambda request: request.url.endswith("/act/")):
-        route.fulfill(response=response)
-    page.wait_for_timeout(300)  # time for the page to swap it (a swap settles in 20 ms)
+    route.fulfill(response=response)
+    page.wait_for_function("() => window.smokiMoveAnswers === 1")
     page.wait_for_function(SETTLED)
     assert version_of(page) == start + 2
     expect(page.locator("#match-panel")).to_have_attribute("data-my-turn", "1")
